@@ -1,0 +1,126 @@
+"""The one small interface every game companion implements.
+
+A game is pure: state in, new state out. It never imports Flask, does no I/O,
+reads no clock and uses no global randomness; the table's seeded `Rng` is
+passed in. State is plain JSON data (dicts, lists, str, int, bool, None) so
+that it can be snapshotted and exported; `apply` must not mutate its input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol
+
+HOST = "host"
+"""The actor id of the table's host (the device that opened the table)."""
+
+Msg = dict
+"""A translatable message: {"msg": msgid, "args": {...}}; an arg may itself be a Msg."""
+
+
+def N_(msgid: str) -> str:
+    """Mark a string for translation; it is translated where it is shown."""
+    return msgid
+
+
+def msg(msgid: str, **args: Any) -> Msg:
+    """A message to be translated where it is shown, with %(name)s arguments."""
+    return {"msg": msgid, "args": args}
+
+
+class RuleError(ValueError):
+    """An action the rules do not allow, with a message a player understands."""
+
+    def __init__(self, msgid: str, code: str = "illegal_action", **args: Any):
+        super().__init__(msgid % args if args else msgid)
+        self.code = code
+        self.message = msg(msgid, **args)
+
+
+class Rng(Protocol):
+    """The table's seeded randomness (implemented in companion.rng)."""
+
+    def randint(self, a: int, b: int) -> int: ...
+    def roll(self, sides: int = 6) -> int: ...
+    def shuffled(self, items: list) -> list: ...
+    def choice(self, items: list) -> Any: ...
+    def sample(self, items: list, k: int) -> list: ...
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat a phone can take: `id` is stable ("mister-x"), `label` a Msg."""
+
+    id: str
+    label: Msg
+    role: str = "player"
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option shown in the lobby form and in the OpenAPI document.
+
+    kind: "int" (min/max), "bool", "choice" (choices: value -> label Msg), "text".
+    """
+
+    name: str
+    label: str
+    kind: str
+    default: Any
+    min: int | None = None
+    max: int | None = None
+    choices: Mapping[str, str] = field(default_factory=dict)
+    help: str = ""
+
+
+class Game:
+    """Base class of a game companion; override what your game needs."""
+
+    id: str = ""
+    name: str = ""
+    summary: str = ""
+    options: tuple[Option, ...] = ()
+    # action type -> JSON Schema of the action's fields (without "type").
+    actions: Mapping[str, dict] = {}
+    # Action types that stay meaningful when other actions happened since the
+    # phone last saw the table (sealed bids, detective moves): they are only
+    # re-validated. Any other action sent from an outdated view is refused.
+    concurrent: frozenset[str] = frozenset()
+
+    def seats(self, options: dict) -> list[SeatSpec]:
+        raise NotImplementedError
+
+    def setup(self, options: dict, rng: Rng) -> dict:
+        raise NotImplementedError
+
+    def apply(self, state: dict, actor: str, action: dict, rng: Rng) -> dict:
+        """Return the state after `actor` (a seat id or HOST) does `action`."""
+        raise NotImplementedError
+
+    def view(self, state: dict, seat: str | None) -> dict:
+        """What `seat` may see; seat None is the public table display.
+
+        Optional keys the platform understands: "your_turn" (bool, makes the
+        phone vibrate) and "banner" (a Msg shown large on every screen).
+        """
+        raise NotImplementedError
+
+    def outcome(self, state: dict) -> dict | None:
+        """None while the game runs; else {"winners": [seat ids], "summary": Msg}."""
+        return None
+
+    def describe(self, before: dict, after: dict, actor: str, action: dict) -> list[dict]:
+        """History lines for an accepted action, in the players' words.
+
+        Each line is {"msg": msgid, "args": {...}, "seats": None | [seat ids]}:
+        seats None is public; otherwise only those seats see the line.
+        """
+        return [{**msg(N_("%(actor)s: %(action)s"), actor=actor, action=action["type"]), "seats": None}]
+
+    def undo(self, before: dict, undone: dict, action: dict) -> dict:
+        """The state after the host undoes `action` (which led from before to undone).
+
+        Raise RuleError to refuse; return more than `before` when something the
+        undone action revealed stays known.
+        """
+        return before

@@ -1,0 +1,33 @@
+"""The per-table seeded randomness passed into the games."""
+
+import hashlib
+import random
+
+
+class Rng:
+    """Deterministic dice, draws and shuffles for one action of one table.
+
+    Seeded from the table's secret seed and the action's sequence number, so
+    replaying the log gives the same shuffles and the same dice.
+    """
+
+    def __init__(self, seed: str, seq: int):
+        digest = hashlib.sha256(f"{seed}:{seq}".encode()).digest()
+        self._random = random.Random(int.from_bytes(digest, "big"))
+
+    def randint(self, a: int, b: int) -> int:
+        return self._random.randint(a, b)
+
+    def roll(self, sides: int = 6) -> int:
+        return self._random.randint(1, sides)
+
+    def shuffled(self, items: list) -> list:
+        items = list(items)
+        self._random.shuffle(items)
+        return items
+
+    def choice(self, items: list):
+        return self._random.choice(list(items))
+
+    def sample(self, items: list, k: int) -> list:
+        return self._random.sample(list(items), k)
