@@ -1,0 +1,52 @@
+"""Table Companion: the phones hold the secrets, the sums and the dice; the cardboard stays on the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+def resource_dir(name: str) -> str:
+    """templates/ or static/: inside the installed package, or beside it in a checkout."""
+    installed = PACKAGE / name
+    return str(installed if installed.is_dir() else PACKAGE.parent / name)
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """The app factory: configuration, store, live updates, languages and the web blueprints."""
+    from companion import config as settings
+    from companion import i18n, security
+    from companion.games import GAMES
+    from companion.live import Hub
+    from companion.store import open_store
+    from companion.tables import Tables
+    from companion.web import api, pages, ws
+
+    app = Flask(__name__, template_folder=resource_dir("templates"), static_folder=resource_dir("static"))
+    app.config.update(settings.from_environment())
+    app.config.update(config or {})
+    Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = settings.secret_key(app.config["DATA_DIR"])
+    app.config.update(SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True)
+    app.config.setdefault("SOCK_SERVER_OPTIONS", {"ping_interval": 20})
+
+    store = open_store(app.config["DATABASE_URL"], app.config["DATA_DIR"])
+    hub = Hub(render=lambda code, watcher: ws.render_push(app, code, watcher))
+    if app.config["REDIS_URL"]:
+        from companion.redis_fanout import RedisHub
+
+        hub = RedisHub(app.config["REDIS_URL"], render=hub.render)
+    app.extensions["companion"] = Tables(store, app.config.get("GAMES") or GAMES, publish=hub.publish)
+    app.extensions["companion.hub"] = hub
+
+    i18n.init_app(app)
+    security.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    ws.sock.init_app(app)
+    app.register_blueprint(ws.bp)
+    return app

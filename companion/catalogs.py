@@ -35,7 +35,7 @@ class Source:
         for files, method in ((self.python, "python"), (self.templates, "jinja2")):
             for path in files:
                 options = {"extensions": "jinja2.ext.i18n"} if method == "jinja2" else {}
-                for lineno, message, comments, context in extract_from_file(
+                for lineno, message, _comments, context in extract_from_file(
                     method, str(path), keywords=KEYWORDS, options=options
                 ):
                     catalog.add(message, locations=[(str(path.relative_to(ROOT)), lineno)], context=context)

@@ -8,8 +8,9 @@ that it can be snapshotted and exported; `apply` must not mutate its input.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 HOST = "host"
 """The actor id of the table's host (the device that opened the table)."""

@@ -1,0 +1,33 @@
+"""Settings from the environment (COMPANION_*), overridable by create_app(config)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+
+def from_environment() -> dict:
+    """The configuration a server process reads at start."""
+    env = os.environ
+    return {
+        "DATA_DIR": env.get("COMPANION_DATA_DIR", "data"),
+        "DATABASE_URL": env.get("COMPANION_DATABASE_URL") or None,
+        "REDIS_URL": env.get("COMPANION_REDIS_URL") or None,
+        "PUBLIC_URL": env.get("COMPANION_PUBLIC_URL") or None,
+        "BABEL_DEFAULT_LOCALE": env.get("COMPANION_LANGUAGE", "en"),
+        "RATE_LIMIT_TABLES": int(env.get("COMPANION_RATE_LIMIT_TABLES", "20")),
+        "RATE_LIMIT_SEATS": int(env.get("COMPANION_RATE_LIMIT_SEATS", "60")),
+        "RATE_LIMIT_WINDOW": 60,
+        "IDLE_DAYS": int(env.get("COMPANION_IDLE_DAYS", "30")),
+    }
+
+
+def secret_key(data_dir: str) -> str:
+    """The signing key for cookies, generated once and kept in the data directory."""
+    path = Path(data_dir) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()

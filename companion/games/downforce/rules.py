@@ -1,0 +1,177 @@
+"""Downforce: sealed auction bids, secret race bets and the final sums (rules digest DF-1 to DF-32)."""
+
+from __future__ import annotations
+
+import copy
+
+from companion.games.base import HOST, N_, Game, Option, RuleError, SeatSpec, msg
+
+from . import auction, race
+from .cards import BOARDS, CARS, POWERS, car_name
+from .history import describe_action
+from .scoring import final_table, first_owner_home
+from .views import table_view
+
+VARIANTS = {
+    "standard": N_("Standard race"),
+    "beginner": N_("Beginner game"),
+    "endurance": N_("Endurance race"),
+    "world-championship": N_("World championship (two races)"),
+}
+DECK_ORDERS = {"shuffled": N_("Shuffled by the server"), "entered": N_("Entered from the physical decks")}
+
+CAR = {"type": "string", "enum": list(CARS)}
+POWER = {"type": "string", "enum": list(POWERS)}
+NUMBER = {"type": "integer", "minimum": 1, "maximum": 6}
+
+
+def _schema(properties: dict | None = None, required: tuple = ()) -> dict:
+    return {"type": "object", "properties": properties or {}, "required": list(required)}
+
+
+# Sealed actions of single players; anyone at the table may do the rest.
+OWN_SEAT_ONLY = frozenset({"bid", "forced_bid", "keep_power", "bet"})
+
+
+class Downforce(Game):
+    id = "downforce"
+    name = "Downforce"
+    summary = N_("Sealed auction bids, secret race bets and the final sums, beside the cardboard race track.")
+    options = (
+        Option("players", N_("Players"), "int", 4, min=2, max=6),
+        Option("board", N_("Board side"), "choice", "river", choices=BOARDS),
+        Option("variant", N_("Variant"), "choice", "standard", choices=VARIANTS),
+        Option(
+            "deck_order",
+            N_("Speed-8 and driver-power decks"),
+            "choice",
+            "shuffled",
+            choices=DECK_ORDERS,
+            help=N_("Enter the decks if you shuffle the cards on the table and want the app to follow them."),
+        ),
+    )
+    actions = {
+        "enter_speed8": _schema({"car": CAR}, ("car",)),
+        "enter_power": _schema({"power": POWER}, ("power",)),
+        "bid": _schema(
+            {"car": CAR, "amount": NUMBER, "stripes": NUMBER, "wild": {"type": "boolean"}, "pass": {"type": "boolean"}}
+        ),
+        "forced_bid": _schema(
+            {"car": CAR, "from": {"type": "string", "enum": ["colour", "wild", "none"]}, "amount": NUMBER}, ("from",)
+        ),
+        "keep_power": _schema({"power": POWER}, ("power",)),
+        "open_bets": _schema(),
+        "bet": _schema({"car": CAR, "round": {"type": "integer", "minimum": 1, "maximum": 3}}, ("car",)),
+        "finish": _schema({"car": CAR}, ("car",)),
+        "end_race": _schema(),
+        "next_race": _schema(),
+    }
+    concurrent = frozenset({"bid", "forced_bid", "keep_power", "bet"})
+
+    def seats(self, options: dict) -> list[SeatSpec]:
+        count = self._options(options)["players"]
+        return [SeatSpec(f"player-{n}", msg(N_("Player %(number)s"), number=n)) for n in range(1, count + 1)]
+
+    def setup(self, options: dict, rng) -> dict:
+        options = self._options(options)
+        state = {
+            "players": [f"player-{n}" for n in range(1, options["players"] + 1)],
+            "variant": options["variant"],
+            "deck_order": options["deck_order"],
+            "race_no": 1,
+            "races": [],
+        }
+        race.new_race(state, options["board"], rng)
+        return state
+
+    def _options(self, options: dict) -> dict:
+        chosen = {option.name: options.get(option.name, option.default) for option in self.options}
+        if not isinstance(chosen["players"], int) or not 2 <= chosen["players"] <= 6:
+            raise RuleError(N_("Downforce is for 2 to 6 players."))
+        for option in self.options:
+            if option.kind == "choice" and chosen[option.name] not in option.choices:
+                raise RuleError(N_("The option %(option)s has a value the game cannot use."), option=option.name)
+        return chosen
+
+    def apply(self, state: dict, actor: str, action: dict, rng) -> dict:
+        kind = action.get("type")
+        if kind not in self.actions:
+            raise RuleError(N_("Downforce has no such action."), code="unknown_action")
+        self._check_actor(state, actor, kind)
+        state = copy.deepcopy(state)
+        if kind == "enter_speed8":
+            race.enter_card(state, "speed8", action.get("car"))
+        elif kind == "enter_power":
+            race.enter_card(state, "powers", action.get("power"))
+        elif kind == "bid":
+            auction.place_bid(state, actor, action)
+        elif kind == "forced_bid":
+            auction.place_forced_bid(state, actor, action)
+        elif kind == "keep_power":
+            auction.keep_power(state, actor, action.get("power"))
+        elif kind == "open_bets":
+            race.open_betting(state)
+        elif kind == "bet":
+            race.place_bet(state, actor, action)
+        elif kind == "finish":
+            race.cross_finish(state, action.get("car"))
+        elif kind == "end_race":
+            race.stop_race(state)
+        else:
+            race.next_race(state, rng)
+        return state
+
+    def _check_actor(self, state: dict, actor: str, kind: str) -> None:
+        if kind in OWN_SEAT_ONLY and actor not in state["players"]:
+            raise RuleError(N_("Only the player themselves can do that, on their own phone."), code="not_your_seat")
+        if actor != HOST and actor not in state["players"]:
+            raise RuleError(N_("Only players at this table can do that."), code="not_your_seat")
+
+    def view(self, state: dict, seat: str | None) -> dict:
+        return table_view(state, seat)
+
+    def outcome(self, state: dict) -> dict | None:
+        if state["phase"] != "finished":
+            return None
+        if state["variant"] == "beginner":
+            return beginner_outcome(state)
+        table = final_table(state["races"], state["players"])
+        winners = [row["seat"] for row in table if row["rank"] == 1]
+        if len(winners) == 1:
+            summary = msg(N_("%(seat)s wins with %(money)s million dollars."), seat=winners[0], money=table[0]["total"])
+        else:
+            summary = msg(N_("A shared win with %(money)s million dollars each."), money=table[0]["total"])
+        return {"winners": winners, "summary": summary}
+
+    def describe(self, before: dict, after: dict, actor: str, action: dict) -> list[dict]:
+        return describe_action(before, after, actor, action)
+
+    def undo(self, before: dict, undone: dict, action: dict) -> dict:
+        """Take an action back; cards already turned face up stay known to everyone."""
+        state = copy.deepcopy(before)
+        if state["race_no"] != undone["race_no"]:
+            return state
+        if state["auction"] and _bids_were_seen(state, undone):
+            state["auction"]["open_bids"] = True
+        if undone["phase"] in ("between", "finished") or undone["bets_public"]:
+            state["bets_public"] = True
+        return state
+
+
+def _bids_were_seen(state: dict, undone: dict) -> bool:
+    """The undone action revealed this car's bids, or they were already face up."""
+    same_car = undone["auction"] and undone["auction"]["car"] == state["auction"]["car"]
+    if same_car and undone["auction"]["open_bids"] and undone["auction"]["rebid"] == state["auction"]["rebid"]:
+        return True
+    revealed = undone["sales"][len(state["sales"]) :]
+    return any(sale["car"] == state["auction"]["car"] for sale in revealed)
+
+
+def beginner_outcome(state: dict) -> dict:
+    race_ = state["races"][-1]
+    winner = first_owner_home(race_)
+    if winner is None:
+        return {"winners": [], "summary": msg(N_("No player's car finished."))}
+    first = next(car for car in race_["finish"] if race_["cars"][car]["owner"] == winner)
+    summary = msg(N_("%(seat)s wins: the %(car)s finished first."), seat=winner, car=car_name(first))
+    return {"winners": [winner], "summary": summary}

@@ -1,0 +1,140 @@
+"""Mouse sheets: cheese, wounds, statuses, capture, achievements and the campaign carry-over."""
+
+from companion.games.base import N_, RuleError
+
+from .names import ACHIEVEMENTS, MOVES_END_MARKER, STATUSES, mouse_label
+from .story import check_lost, note
+
+LEVEL_UP_COST = 6
+PACK_LIMIT = 3
+
+
+def new_mouse(mouse_id: str, hero: str | None, name: str, seat: str, life: int, ability: str) -> dict:
+    return {
+        "id": mouse_id,
+        "hero": hero,
+        "name": name,
+        "seat": seat,
+        "life": life,
+        "wounds": 0,
+        "poison": 0,
+        "cheese": 0,
+        "statuses": [],
+        "captured": False,
+        "captures": 0,
+        "backpack": 0,
+        "abilities": [ability] if ability else [],
+        "search_card": "",
+    }
+
+
+def gain_cheese(mouse: dict, count: int) -> None:
+    """MM-16 and MM-24: cheese rolled, found or shared; a stash never goes below zero."""
+    if mouse["cheese"] + count < 0:
+        raise RuleError(
+            N_("%(mouse)s has only %(cheese)s cheese."),
+            code="not_enough_cheese",
+            mouse=mouse_label(mouse),
+            cheese=mouse["cheese"],
+        )
+    mouse["cheese"] += count
+
+
+def level_up(state: dict, mouse: dict, ability: str) -> None:
+    """MM-23: 6 cheese buys one new ability card of the mouse's class."""
+    if mouse["cheese"] < LEVEL_UP_COST:
+        raise RuleError(N_("Levelling up costs 6 cheese."), code="not_enough_cheese")
+    mouse["cheese"] -= LEVEL_UP_COST
+    mouse["abilities"].append(ability)
+    note(state, N_("%(mouse)s spends 6 cheese on the ability %(ability)s."), mouse=mouse_label(mouse), ability=ability)
+
+
+def set_backpack(mouse: dict, count: int) -> None:
+    """MM-23: at most 3 cards besides tricks in the backpack."""
+    if not 0 <= count <= PACK_LIMIT:
+        raise RuleError(N_("A backpack holds at most 3 cards besides tricks: discard one."), code="pack_full")
+    mouse["backpack"] = count
+
+
+def set_status(mouse: dict, status: str, on: bool) -> None:
+    """MM-37: the negative markers on the mouse's card."""
+    if status not in STATUSES:
+        raise RuleError(N_("There is no such status."), code="unknown_status")
+    if on and status not in mouse["statuses"]:
+        mouse["statuses"].append(status)
+    if not on and status in mouse["statuses"]:
+        mouse["statuses"].remove(status)
+
+
+def wound(state: dict, mouse: dict, count: int, poison: bool) -> None:
+    """MM-35 and MM-39: wounds reaching life capture the mouse; Poison Resistance makes poison plain."""
+    if mouse["captured"]:
+        raise RuleError(N_("A captured mouse cannot be wounded."), code="captured")
+    if poison and state["achievements"].get("poison_resistance") != mouse["id"]:
+        mouse["poison"] += count
+    else:
+        mouse["wounds"] += count
+    if mouse["wounds"] + mouse["poison"] >= mouse["life"]:
+        capture(state, mouse)
+
+
+def heal(mouse: dict, count: int, poison: bool) -> None:
+    """MM-37: normal healing cannot remove poison wounds; special healing can."""
+    key = "poison" if poison else "wounds"
+    mouse[key] = max(0, mouse[key] - count)
+
+
+def capture(state: dict, mouse: dict) -> None:
+    """MM-35: the figure leaves the board, its card stays, cheese and wounds go, the hourglass moves."""
+    had_poison = mouse["poison"] > 0
+    mouse.update(cheese=0, wounds=0, poison=0, statuses=[], captured=True, captures=mouse["captures"] + 1)
+    state["hourglass"] += 1
+    note(
+        state, N_("%(mouse)s is captured! It loses its cheese and its equipped search cards."), mouse=mouse_label(mouse)
+    )
+    note(state, N_("The hourglass moves to page %(page)s."), page=state["hourglass"])
+    if state["options"]["achievements"]:
+        capture_achievements(state, mouse, had_poison)
+    check_lost(state)
+
+
+def capture_achievements(state: dict, mouse: dict, had_poison: bool) -> None:
+    """MM-39: Poison Resistance and Prisoner are earned by being captured."""
+    if had_poison:
+        award(state, mouse, "poison_resistance", check=False)
+    if mouse["captures"] == 2:
+        award(state, mouse, "prisoner", check=False)
+    if mouse["captures"] >= 3 and state["achievements"].get("prisoner") == mouse["id"]:
+        mouse["captured"] = False
+        note(
+            state,
+            N_("%(mouse)s is the Prisoner: rescued at once, and keeps its search cards."),
+            mouse=mouse_label(mouse),
+        )
+
+
+def award(state: dict, mouse: dict, achievement: str, check: bool = True) -> None:
+    """MM-39: each individual achievement goes to the first mouse that earns it."""
+    if achievement not in ACHIEVEMENTS:
+        raise RuleError(N_("There is no such achievement."), code="unknown_achievement")
+    if achievement in state["achievements"]:
+        if check:
+            raise RuleError(N_("That achievement has already been earned this chapter."), code="already_awarded")
+        return
+    state["achievements"][achievement] = mouse["id"]
+    note(
+        state,
+        N_("%(mouse)s earns %(achievement)s."),
+        mouse=mouse_label(mouse),
+        achievement={"msg": ACHIEVEMENTS[achievement], "args": {}},
+    )
+    if achievement in MOVES_END_MARKER:
+        state["end_page"] += 1
+        note(state, N_("The chapter-end marker moves to page %(page)s."), page=state["end_page"])
+    if check:
+        check_lost(state)
+
+
+def carry_over(mouse: dict) -> None:
+    """MM-38: abilities and the one chosen search card stay; cheese, wounds and the rest reset."""
+    mouse.update(wounds=0, poison=0, cheese=0, statuses=[], captured=False, captures=0, backpack=0)

@@ -1,0 +1,657 @@
+"""Mice and Mystics: the initiative track, cheese wheel, surges and story track beside the cardboard."""
+
+from __future__ import annotations
+
+import copy
+
+from companion.games.base import HOST, N_, Game, Option, RuleError, SeatSpec, msg
+
+from . import initiative, mice, schema, story
+from .names import (
+    ACHIEVEMENT_REMINDERS,
+    ACHIEVEMENTS,
+    DIE_FACES,
+    DIE_SYMBOLS,
+    HEROES,
+    LEADER,
+    MINIONS,
+    OTHER,
+    STATUSES,
+    card_label,
+    find_mouse,
+    group_label,
+    mouse_label,
+    seat_label,
+)
+from .story import note
+
+SETUP, PLAYING, WON, LOST = "setup", "playing", "won", "lost"
+ENDED = (WON, LOST)
+
+PHASES = {
+    **dict.fromkeys(("add_mouse", "remove_mouse", "set_chapter", "start_chapter"), (SETUP,)),
+    **dict.fromkeys(("next_chapter", "end_campaign"), ENDED),
+    **dict.fromkeys(("assign", "carry_card", "roll_dice"), (SETUP, PLAYING, *ENDED)),
+    "add_minions": (SETUP, PLAYING),
+}
+OWN_MOUSE = frozenset(
+    {"remove_mouse", "assign", "mouse_cheese", "level_up", "heal_mouse", "set_backpack", "carry_card"}
+)
+
+
+class MiceAndMystics(Game):
+    id = "mice-and-mystics"
+    name = N_("Mice and Mystics")
+    summary = N_("The initiative track, the cheese wheel, surges and the hourglass, run for you.")
+    options = (
+        Option("players", N_("Players"), "int", 2, min=1, max=4, help=N_("A player may run several mice.")),
+        Option("chapter", N_("Chapter"), "int", 1, min=1, max=99),
+        Option(
+            "end_page",
+            N_("Chapter-end page"),
+            "int",
+            6,
+            min=2,
+            max=30,
+            help=N_("Where the chapter-end marker starts on the story track."),
+        ),
+        Option(
+            "campaign",
+            N_("Campaign"),
+            "bool",
+            False,
+            help=N_("Play chapters in sequence; mice keep their abilities and one search card."),
+        ),
+        Option("achievements", N_("Individual achievements"), "bool", False),
+        Option(
+            "dice_helper",
+            N_("Dice helper"),
+            "bool",
+            False,
+            help=N_("Roll action dice on the phones, for tables that lost theirs."),
+        ),
+    )
+    actions = schema.ACTIONS
+    concurrent = frozenset({"add_cheese", "mouse_cheese", "roll_dice"})
+
+    def seats(self, options: dict) -> list[SeatSpec]:
+        return [SeatSpec(seat, seat_label(seat)) for seat in seat_ids(options)]
+
+    def setup(self, options: dict, rng) -> dict:
+        return {
+            "options": {
+                "campaign": bool(options.get("campaign", False)),
+                "achievements": bool(options.get("achievements", False)),
+                "dice_helper": bool(options.get("dice_helper", False)),
+            },
+            "seats": seat_ids(options),
+            "phase": SETUP,
+            "chapter": int(options.get("chapter", 1)),
+            "start_page": 1,
+            "hourglass": 1,
+            "end_page": int(options.get("end_page", 6)),
+            "special_surge": "",
+            "encounter": None,
+            "rooms_explored": 0,
+            "wheel": 0,
+            "mice": [],
+            "custom_mice": 0,
+            "track": [],
+            "turn": -1,
+            "round": 0,
+            "groups": {},
+            "pending": [],
+            "achievements": {},
+            "surge": None,
+            "banner": None,
+            "events": [],
+            "dice": None,
+            "chapters": [],
+            "campaign_over": False,
+        }
+
+    def apply(self, state: dict, actor: str, action: dict, rng) -> dict:
+        kind = action.get("type")
+        if kind not in schema.ACTIONS:
+            raise RuleError(N_("Unknown action."), code="unknown_action")
+        state = copy.deepcopy(state)
+        state["events"] = []
+        if state["phase"] not in PHASES.get(kind, (PLAYING,)):
+            raise RuleError(N_("That cannot be done at this point of the chapter."), code="wrong_phase")
+        HANDLERS[kind](state, actor, action, rng)
+        return state
+
+    def view(self, state: dict, seat: str | None) -> dict:
+        table = public_view(state)
+        if seat is None or seat == HOST:
+            return table
+        own = [mouse for mouse in state["mice"] if mouse["seat"] == seat]
+        active = initiative.active_card(state)
+        following = next_card(state)
+        return {
+            **table,
+            "seat": seat,
+            "my_mice": [mouse_sheet(state, mouse) for mouse in own],
+            "your_turn": state["phase"] == PLAYING and owns_card(own, active),
+            "up_next": state["phase"] == PLAYING and owns_card(own, following),
+        }
+
+    def outcome(self, state: dict) -> dict | None:
+        if state["phase"] not in ENDED or (state["options"]["campaign"] and not state["campaign_over"]):
+            return None
+        if state["phase"] == WON:
+            return {
+                "winners": list(state["seats"]),
+                "summary": msg(N_("The mice completed chapter %(chapter)s!"), chapter=state["chapter"]),
+            }
+        return {
+            "winners": [],
+            "summary": msg(N_("The hourglass ran out: chapter %(chapter)s is lost."), chapter=state["chapter"]),
+        }
+
+    def describe(self, before: dict, after: dict, actor: str, action: dict) -> list[dict]:
+        return [{**event, "seats": None} for event in after["events"]]
+
+    def undo(self, before: dict, undone: dict, action: dict) -> dict:
+        return before
+
+
+def seat_ids(options: dict) -> list[str]:
+    players = min(max(int(options.get("players", 2)), 1), 4)
+    return [f"player-{n}" for n in range(1, players + 1)]
+
+
+def owns_card(own: list[dict], card: dict | None) -> bool:
+    return card is not None and card["kind"] == "mouse" and any(m["id"] == card["mouse"] for m in own)
+
+
+# --- who may act ----------------------------------------------------------------------------------
+
+
+def the_mouse(state: dict, actor: str, action: dict) -> dict:
+    """The mouse an action is about; a seat may change only its own mice's sheets."""
+    try:
+        mouse = find_mouse(state, action.get("mouse", ""))
+    except KeyError:
+        raise RuleError(N_("There is no such mouse."), code="unknown_mouse") from None
+    if action["type"] in OWN_MOUSE and actor not in (HOST, mouse["seat"]):
+        raise RuleError(
+            N_("Only the player running %(mouse)s can do that."), code="not_your_mouse", mouse=mouse_label(mouse)
+        )
+    return mouse
+
+
+def the_seat(state: dict, actor: str, action: dict) -> str:
+    seat = action.get("seat") or (actor if actor != HOST else state["seats"][0])
+    if seat not in state["seats"]:
+        raise RuleError(N_("There is no such seat."), code="unknown_seat")
+    if actor not in (HOST, seat):
+        raise RuleError(N_("Only the host can hand a mouse to another player."), code="not_your_seat")
+    return seat
+
+
+# --- chapter setup ---------------------------------------------------------------------------------
+
+
+def add_mouse(state: dict, actor: str, action: dict, rng) -> None:
+    hero = schema.choice(action, "hero")
+    name = schema.text(action, "name")
+    seat = the_seat(state, actor, action)
+    if hero == "custom":
+        if not name:
+            raise RuleError(N_("Please give the mouse a name."), code="missing_field")
+        state["custom_mice"] += 1
+        mouse_id, hero = f"mouse-{state['custom_mice']}", None
+    elif any(m["id"] == hero for m in state["mice"]):
+        raise RuleError(N_("%(mouse)s is already in the party."), code="duplicate_mouse", mouse=msg(HEROES[hero]))
+    else:
+        mouse_id, name = hero, ""
+    mouse = mice.new_mouse(mouse_id, hero, name, seat, schema.integer(action, "life"), schema.text(action, "ability"))
+    state["mice"].append(mouse)
+    note(state, N_("%(seat)s brings %(mouse)s into the party."), seat=seat_label(seat), mouse=mouse_label(mouse))
+
+
+def remove_mouse(state: dict, actor: str, action: dict, rng) -> None:
+    mouse = the_mouse(state, actor, action)
+    state["mice"].remove(mouse)
+    note(state, N_("%(mouse)s leaves the party."), mouse=mouse_label(mouse))
+
+
+def assign(state: dict, actor: str, action: dict, rng) -> None:
+    mouse = the_mouse(state, actor, action)
+    seat = action.get("seat")
+    if seat not in state["seats"]:
+        raise RuleError(N_("There is no such seat."), code="unknown_seat")
+    mouse["seat"] = seat
+    note(state, N_("%(seat)s now runs %(mouse)s."), seat=seat_label(seat), mouse=mouse_label(mouse))
+
+
+def set_chapter(state: dict, actor: str, action: dict, rng) -> None:
+    start = action.get("hourglass_page", state["start_page"])
+    end = action.get("end_page", state["end_page"])
+    if "chapter" in action:
+        state["chapter"] = schema.integer(action, "chapter")
+    if "hourglass_page" in action:
+        start = schema.integer(action, "hourglass_page")
+    if "end_page" in action:
+        end = schema.integer(action, "end_page")
+    if start >= end:
+        raise RuleError(N_("The hourglass must start before the chapter-end page."), code="bad_pages")
+    state.update(start_page=start, hourglass=start, end_page=end)
+    if "special_surge" in action:
+        state["special_surge"] = schema.text(action, "special_surge")
+    note(
+        state,
+        N_("Chapter %(chapter)s: the hourglass starts on page %(start)s, the chapter ends on page %(end)s."),
+        chapter=state["chapter"],
+        start=start,
+        end=end,
+    )
+
+
+def start_chapter(state: dict, actor: str, action: dict, rng) -> None:
+    if not state["mice"]:
+        raise RuleError(N_("Add the mice in play first."), code="no_mice")
+    state.update(phase=PLAYING, hourglass=state["start_page"], banner=None)
+    note(state, N_("Chapter %(chapter)s begins."), chapter=state["chapter"])
+    initiative.start_chapter(state, rng, schema.flag(action, "ambush"), schema.rolls(action))
+    initiative.note_whose_turn(state)
+
+
+# --- minions and the initiative track --------------------------------------------------------------
+
+
+def reveal_encounter(state: dict, actor: str, action: dict, rng) -> None:
+    """MM-25: the new encounter card lies face up and defines the next surge; the old one is discarded."""
+    name = schema.text(action, "name")
+    if not name:
+        raise RuleError(N_("Please fill in %(field)s."), code="missing_field", field="name")
+    state["encounter"] = {"name": name, "surge": schema.text(action, "surge")}
+    state["rooms_explored"] += 1
+    note(state, N_("New encounter: %(card)s."), card=name)
+
+
+def add_minions(state: dict, actor: str, action: dict, rng) -> None:
+    minion = schema.choice(action, "minion")
+    name = schema.text(action, "name")
+    if minion in (LEADER, OTHER) and not name:
+        raise RuleError(N_("Please give the minion a name."), code="missing_field")
+    arrival = {
+        "minion": minion,
+        "name": name if minion not in MINIONS else "",
+        "figures": schema.integer(action, "figures"),
+        "life": schema.integer(action, "life"),
+        "cards": schema.integer(action, "cards"),
+    }
+    state["pending"].append(arrival)
+    note(state, N_("%(minion)s are coming into play."), minion=group_label({"kind": minion, "name": name}))
+
+
+def place_minions(state: dict, actor: str, action: dict, rng) -> None:
+    if not state["pending"]:
+        raise RuleError(N_("Add the minions coming into play first."), code="no_minions")
+    initiative.place_arrivals(state, rng, schema.flag(action, "ambush"), schema.rolls(action))
+
+
+def wound_minion(state: dict, actor: str, action: dict, rng) -> None:
+    count = schema.integer(action, "count")
+    initiative.wound_minion(state, action.get("card", ""), schema.integer(action, "figure"), count)
+
+
+def defeat_minion(state: dict, actor: str, action: dict, rng) -> None:
+    initiative.defeat(state, action.get("card", ""), schema.integer(action, "figure"))
+
+
+def next_turn(state: dict, actor: str, action: dict, rng) -> None:
+    state["banner"] = None
+    initiative.advance(state)
+
+
+# --- cheese wheel and story track -----------------------------------------------------------------
+
+
+def add_cheese(state: dict, actor: str, action: dict, rng) -> None:
+    """MM-16: one tap per cheese a minion rolls; Brodie's cheese never counts (MM-34)."""
+    if action.get("minion") == "brodie":
+        raise RuleError(N_("Brodie's cheese never goes on the cheese wheel."), code="brodie_cheese")
+    count = schema.integer(action, "count")
+    note(state, N_("%(actor)s adds %(count)s cheese to the cheese wheel."), actor=seat_label(actor), count=count)
+    story.add_minion_cheese(state, count)
+
+
+def steal_cheese(state: dict, actor: str, action: dict, rng) -> None:
+    """MM-27: cheese a greedy roach steals goes onto the cheese wheel."""
+    mouse = the_mouse(state, actor, action)
+    stolen = min(mouse["cheese"], schema.integer(action, "count"))
+    mouse["cheese"] -= stolen
+    note(state, N_("A greedy roach steals %(count)s cheese from %(mouse)s."), count=stolen, mouse=mouse_label(mouse))
+    story.add_minion_cheese(state, stolen)
+
+
+def set_special_surge(state: dict, actor: str, action: dict, rng) -> None:
+    state["special_surge"] = schema.text(action, "text")
+    if state["special_surge"]:
+        note(state, N_("Special surge here: %(text)s"), text=state["special_surge"])
+    else:
+        note(state, N_("No special surge here."))
+
+
+def move_hourglass(state: dict, actor: str, action: dict, rng) -> None:
+    story.move_hourglass(state, schema.integer(action, "pages"))
+
+
+def move_end_marker(state: dict, actor: str, action: dict, rng) -> None:
+    story.move_end_marker(state, schema.integer(action, "pages"))
+
+
+def goals_done(state: dict, actor: str, action: dict, rng) -> None:
+    """MM-31: every victory condition met before the hourglass ran out."""
+    state["phase"] = WON
+    story.banner(state, N_("Victory! Chapter %(chapter)s is won."), chapter=state["chapter"])
+    note(state, state["banner"]["msg"], **state["banner"]["args"])
+
+
+def chapter_lost(state: dict, actor: str, action: dict, rng) -> None:
+    """Q5: the chapter's own defeat condition was met."""
+    state["phase"] = LOST
+    story.banner(state, N_("Defeat: chapter %(chapter)s is lost."), chapter=state["chapter"])
+    note(state, state["banner"]["msg"], **state["banner"]["args"])
+
+
+# --- mouse sheets ----------------------------------------------------------------------------------
+
+
+def mouse_cheese(state: dict, actor: str, action: dict, rng) -> None:
+    mouse = the_mouse(state, actor, action)
+    count = schema.integer(action, "count")
+    mice.gain_cheese(mouse, count)
+    if count >= 0:
+        note(state, N_("%(mouse)s gains %(count)s cheese."), mouse=mouse_label(mouse), count=count)
+    else:
+        note(state, N_("%(mouse)s gives up %(count)s cheese."), mouse=mouse_label(mouse), count=-count)
+
+
+def level_up(state: dict, actor: str, action: dict, rng) -> None:
+    mice.level_up(state, the_mouse(state, actor, action), schema.text(action, "ability") or "?")
+
+
+def wound_mouse(state: dict, actor: str, action: dict, rng) -> None:
+    mouse = the_mouse(state, actor, action)
+    poison = schema.flag(action, "poison")
+    count = schema.integer(action, "count")
+    if poison:
+        note(state, N_("%(mouse)s takes %(count)s poison wounds."), mouse=mouse_label(mouse), count=count)
+    else:
+        note(state, N_("%(mouse)s takes %(count)s wounds."), mouse=mouse_label(mouse), count=count)
+    mice.wound(state, mouse, count, poison)
+
+
+def heal_mouse(state: dict, actor: str, action: dict, rng) -> None:
+    mouse = the_mouse(state, actor, action)
+    mice.heal(mouse, schema.integer(action, "count"), schema.flag(action, "poison"))
+    note(state, N_("%(mouse)s is healed."), mouse=mouse_label(mouse))
+
+
+def set_status(state: dict, actor: str, action: dict, rng) -> None:
+    mouse = the_mouse(state, actor, action)
+    status = schema.choice(action, "status")
+    on = schema.flag(action, "on")
+    mice.set_status(mouse, status, on)
+    label = msg(STATUSES[status])
+    if on:
+        note(state, N_("%(mouse)s is now %(status)s."), mouse=mouse_label(mouse), status=label)
+    else:
+        note(state, N_("%(mouse)s is no longer %(status)s."), mouse=mouse_label(mouse), status=label)
+
+
+def set_backpack(state: dict, actor: str, action: dict, rng) -> None:
+    mouse = the_mouse(state, actor, action)
+    mice.set_backpack(mouse, action.get("count"))
+    note(
+        state,
+        N_("%(mouse)s carries %(count)s cards in the backpack."),
+        mouse=mouse_label(mouse),
+        count=mouse["backpack"],
+    )
+
+
+def capture_mouse(state: dict, actor: str, action: dict, rng) -> None:
+    mouse = the_mouse(state, actor, action)
+    if mouse["captured"]:
+        raise RuleError(N_("%(mouse)s is already captured."), code="captured", mouse=mouse_label(mouse))
+    mice.capture(state, mouse)
+
+
+def carry_card(state: dict, actor: str, action: dict, rng) -> None:
+    mouse = the_mouse(state, actor, action)
+    mouse["search_card"] = schema.text(action, "card")
+    note(
+        state,
+        N_("%(mouse)s will carry %(card)s into the next chapter."),
+        mouse=mouse_label(mouse),
+        card=mouse["search_card"] or "-",
+    )
+
+
+def award(state: dict, actor: str, action: dict, rng) -> None:
+    if not state["options"]["achievements"]:
+        raise RuleError(N_("Individual achievements are not in play at this table."), code="no_achievements")
+    mice.award(state, the_mouse(state, actor, action), schema.choice(action, "achievement"))
+
+
+# --- campaign and dice -----------------------------------------------------------------------------
+
+
+def next_chapter(state: dict, actor: str, action: dict, rng) -> None:
+    """MM-38: the next chapter of the campaign; the mice keep abilities and their one search card."""
+    if not state["options"]["campaign"]:
+        raise RuleError(N_("This table plays a single chapter."), code="not_campaign")
+    state["chapters"].append({"chapter": state["chapter"], "result": state["phase"]})
+    for mouse in state["mice"]:
+        mice.carry_over(mouse)
+    state.update(
+        phase=SETUP,
+        chapter=state["chapter"] + 1,
+        start_page=1,
+        hourglass=1,
+        special_surge="",
+        encounter=None,
+        rooms_explored=0,
+        wheel=0,
+        track=[],
+        turn=-1,
+        round=0,
+        groups={},
+        pending=[],
+        achievements={},
+        surge=None,
+        banner=None,
+    )
+    note(state, N_("On to chapter %(chapter)s: cheese, wounds and achievements reset."), chapter=state["chapter"])
+
+
+def end_campaign(state: dict, actor: str, action: dict, rng) -> None:
+    state["campaign_over"] = True
+    note(state, N_("The campaign ends after chapter %(chapter)s."), chapter=state["chapter"])
+
+
+def roll_dice(state: dict, actor: str, action: dict, rng) -> None:
+    """Issue item 7: the optional dice helper; the physical dice stay the default."""
+    if not state["options"]["dice_helper"]:
+        raise RuleError(N_("The dice helper is off at this table."), code="no_dice_helper")
+    faces = [DIE_FACES[rng.randint(0, len(DIE_FACES) - 1)] for _ in range(schema.integer(action, "count"))]
+    state["dice"] = {"by": actor, "faces": [{"symbol": symbol, "move": move} for symbol, move in faces]}
+    note(state, N_("%(actor)s rolls %(count)s dice."), actor=seat_label(actor), count=len(faces))
+
+
+HANDLERS = {
+    "add_mouse": add_mouse,
+    "remove_mouse": remove_mouse,
+    "assign": assign,
+    "set_chapter": set_chapter,
+    "start_chapter": start_chapter,
+    "reveal_encounter": reveal_encounter,
+    "add_minions": add_minions,
+    "place_minions": place_minions,
+    "wound_minion": wound_minion,
+    "defeat_minion": defeat_minion,
+    "add_cheese": add_cheese,
+    "steal_cheese": steal_cheese,
+    "set_special_surge": set_special_surge,
+    "next": next_turn,
+    "move_hourglass": move_hourglass,
+    "move_end_marker": move_end_marker,
+    "goals_done": goals_done,
+    "chapter_lost": chapter_lost,
+    "mouse_cheese": mouse_cheese,
+    "level_up": level_up,
+    "wound_mouse": wound_mouse,
+    "heal_mouse": heal_mouse,
+    "set_status": set_status,
+    "set_backpack": set_backpack,
+    "capture_mouse": capture_mouse,
+    "carry_card": carry_card,
+    "award": award,
+    "next_chapter": next_chapter,
+    "end_campaign": end_campaign,
+    "roll_dice": roll_dice,
+}
+
+
+# --- what the screens show -------------------------------------------------------------------------
+
+
+def public_view(state: dict) -> dict:
+    """The display: the initiative track large, the cheese wheel, the story track and the mice at a glance."""
+    active = initiative.active_card(state)
+    return {
+        "phase": state["phase"],
+        "chapter": state["chapter"],
+        "campaign": state["options"]["campaign"],
+        "round": state["round"],
+        "track": [track_entry(state, card, card is active) for card in state["track"]],
+        "active": active["id"] if active else None,
+        "active_label": card_label(state, active) if active else None,
+        "minions": [minion_entry(state, group) for group in groups_in_track_order(state)],
+        "pending": [
+            {"label": group_label({"kind": a["minion"], "name": a["name"]}), "figures": a["figures"]}
+            for a in state["pending"]
+        ],
+        "cheese_wheel": {"cheese": state["wheel"], "surge_at": story.SURGE_AT},
+        "story": {
+            "hourglass": state["hourglass"],
+            "end_page": state["end_page"],
+            "pages_left": state["end_page"] - state["hourglass"],
+        },
+        "encounter": state["encounter"],
+        "special_surge": state["special_surge"],
+        "rooms_explored": state["rooms_explored"],
+        "surge": state["surge"],
+        "mice": [mouse_glance(mouse) for mouse in state["mice"]],
+        "achievements": achievement_entries(state),
+        "minions_player": minions_player(state),
+        "defence_roller": defence_roller(state),
+        "dice_helper": state["options"]["dice_helper"],
+        "dice": dice_entry(state["dice"]),
+        "chapters": state["chapters"],
+        "banner": state["banner"],
+    }
+
+
+def track_entry(state: dict, card: dict, active: bool) -> dict:
+    entry = {"id": card["id"], "kind": card["kind"], "label": card_label(state, card), "active": active}
+    if card["kind"] == "mouse":
+        mouse = find_mouse(state, card["mouse"])
+        entry.update(seat=mouse["seat"], captured=mouse["captured"])
+    elif card["kind"] == LEADER:
+        entry.update(wounds=card["wounds"], life=state["groups"][card["group"]]["life"])
+    return entry
+
+
+def groups_in_track_order(state: dict) -> list[dict]:
+    seen = []
+    for card in state["track"]:
+        if card["kind"] != "mouse" and card["group"] not in seen:
+            seen.append(card["group"])
+    return [state["groups"][gid] for gid in seen]
+
+
+def minion_entry(state: dict, group: dict) -> dict:
+    cards = [card["id"] for card in state["track"] if card.get("group") == group["id"]]
+    return {
+        "id": group["id"],
+        "label": group_label(group),
+        "life": group["life"],
+        "figures": group["figures"],
+        "cards": cards,
+    }
+
+
+def mouse_glance(mouse: dict) -> dict:
+    return {
+        "id": mouse["id"],
+        "label": mouse_label(mouse),
+        "seat": mouse["seat"],
+        "life": mouse["life"],
+        "wounds": mouse["wounds"],
+        "poison": mouse["poison"],
+        "cheese": mouse["cheese"],
+        "statuses": [msg(STATUSES[status]) for status in mouse["statuses"]],
+        "captured": mouse["captured"],
+        "backpack": mouse["backpack"],
+        "abilities": len(mouse["abilities"]),
+    }
+
+
+def mouse_sheet(state: dict, mouse: dict) -> dict:
+    earned = [name for name, holder in state["achievements"].items() if holder == mouse["id"]]
+    return {
+        **mouse_glance(mouse),
+        "status_ids": list(mouse["statuses"]),
+        "abilities": list(mouse["abilities"]),
+        "captures": mouse["captures"],
+        "backpack_limit": mice.PACK_LIMIT,
+        "can_level_up": mouse["cheese"] >= mice.LEVEL_UP_COST,
+        "search_card": mouse["search_card"],
+        "achievements": [{"label": msg(ACHIEVEMENTS[a]), "reminder": msg(ACHIEVEMENT_REMINDERS[a])} for a in earned],
+    }
+
+
+def achievement_entries(state: dict) -> list[dict]:
+    return [
+        {
+            "achievement": name,
+            "label": msg(ACHIEVEMENTS[name]),
+            "mouse": mouse_label(find_mouse(state, holder)),
+            "reminder": msg(ACHIEVEMENT_REMINDERS[name]),
+        }
+        for name, holder in sorted(state["achievements"].items())
+    ]
+
+
+def minions_player(state: dict) -> str | None:
+    """MM-40: the player whose mouse is lowest on the initiative track runs the minions."""
+    last = initiative.last_mouse_card(state)
+    return find_mouse(state, last["mouse"])["seat"] if last else None
+
+
+def defence_roller(state: dict) -> str | None:
+    """MM-40: the player to the left of the active player rolls the minions' defence."""
+    active = initiative.active_card(state)
+    if active is None:
+        return None
+    player = find_mouse(state, active["mouse"])["seat"] if active["kind"] == "mouse" else minions_player(state)
+    seats = state["seats"]
+    return seats[(seats.index(player) + 1) % len(seats)]
+
+
+def next_card(state: dict) -> dict | None:
+    if not state["track"] or state["turn"] < 0:
+        return None
+    return state["track"][(state["turn"] + 1) % len(state["track"])]
+
+
+def dice_entry(dice: dict | None) -> dict | None:
+    if dice is None:
+        return None
+    return {"by": dice["by"], "faces": [{**face, "label": msg(DIE_SYMBOLS[face["symbol"]])} for face in dice["faces"]]}

@@ -1,0 +1,112 @@
+"""The actions' fields as JSON Schemas, and small readers that check them."""
+
+from companion.games.base import N_, RuleError
+
+from .names import ACHIEVEMENTS, HEROES, LEADER, MINIONS, OTHER, STATUSES
+
+TEXT = {"type": "string", "maxLength": 200}
+COUNT = {"type": "integer", "minimum": 1, "maximum": 30, "default": 1}
+PAGES = {"type": "integer", "minimum": -10, "maximum": 10, "default": 1}
+ROLLS = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 3}}
+MOUSE = {"type": "string"}
+
+
+def fields(required: tuple[str, ...] = (), **properties) -> dict:
+    return {"type": "object", "properties": properties, "required": list(required)}
+
+
+ACTIONS = {
+    "add_mouse": fields(
+        ("hero", "life"),
+        hero={"type": "string", "enum": [*HEROES, "custom"]},
+        name=TEXT,
+        seat={"type": "string"},
+        life={"type": "integer", "minimum": 1, "maximum": 20},
+        ability=TEXT,
+    ),
+    "remove_mouse": fields(("mouse",), mouse=MOUSE),
+    "assign": fields(("mouse", "seat"), mouse=MOUSE, seat={"type": "string"}),
+    "set_chapter": fields(
+        (),
+        chapter={"type": "integer", "minimum": 1, "maximum": 99},
+        hourglass_page={"type": "integer", "minimum": 1, "maximum": 30},
+        end_page={"type": "integer", "minimum": 2, "maximum": 30},
+        special_surge=TEXT,
+    ),
+    "start_chapter": fields((), ambush={"type": "boolean", "default": False}, rolls=ROLLS),
+    "reveal_encounter": fields(("name",), name=TEXT, surge=TEXT),
+    "add_minions": fields(
+        ("minion",),
+        minion={"type": "string", "enum": [*MINIONS, LEADER, OTHER]},
+        figures=COUNT,
+        life=COUNT,
+        name=TEXT,
+        cards={"type": "integer", "minimum": 1, "maximum": 10, "default": 2},
+    ),
+    "place_minions": fields((), ambush={"type": "boolean", "default": False}, rolls=ROLLS),
+    "wound_minion": fields(("card",), card={"type": "string"}, figure=COUNT, count=COUNT),
+    "defeat_minion": fields(("card",), card={"type": "string"}, figure=COUNT),
+    "add_cheese": fields((), count=COUNT, minion={"type": "string"}),
+    "steal_cheese": fields(("mouse",), mouse=MOUSE, count=COUNT),
+    "set_special_surge": fields((), text=TEXT),
+    "next": fields(),
+    "move_hourglass": fields((), pages=PAGES),
+    "move_end_marker": fields((), pages=PAGES),
+    "goals_done": fields(),
+    "chapter_lost": fields(),
+    "mouse_cheese": fields(("mouse",), mouse=MOUSE, count={**PAGES, "minimum": -30, "maximum": 30}),
+    "level_up": fields(("mouse",), mouse=MOUSE, ability=TEXT),
+    "wound_mouse": fields(("mouse",), mouse=MOUSE, count=COUNT, poison={"type": "boolean", "default": False}),
+    "heal_mouse": fields(("mouse",), mouse=MOUSE, count=COUNT, poison={"type": "boolean", "default": False}),
+    "set_status": fields(
+        ("mouse", "status"),
+        mouse=MOUSE,
+        status={"type": "string", "enum": list(STATUSES)},
+        on={"type": "boolean", "default": True},
+    ),
+    "set_backpack": fields(("mouse", "count"), mouse=MOUSE, count={"type": "integer", "minimum": 0, "maximum": 3}),
+    "capture_mouse": fields(("mouse",), mouse=MOUSE),
+    "carry_card": fields(("mouse",), mouse=MOUSE, card=TEXT),
+    "award": fields(("mouse", "achievement"), mouse=MOUSE, achievement={"type": "string", "enum": list(ACHIEVEMENTS)}),
+    "next_chapter": fields(),
+    "end_campaign": fields(),
+    "roll_dice": fields((), count={**COUNT, "maximum": 10}),
+}
+
+
+def integer(action: dict, key: str, default: int | None = None) -> int:
+    """An integer field within its schema's bounds."""
+    spec = ACTIONS[action["type"]]["properties"][key]
+    value = action.get(key, spec.get("default", default))
+    if value is None:
+        raise RuleError(N_("Please fill in %(field)s."), code="missing_field", field=key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RuleError(N_("%(field)s must be a whole number."), code="bad_field", field=key)
+    if not spec.get("minimum", value) <= value <= spec.get("maximum", value):
+        raise RuleError(N_("%(field)s is out of range."), code="bad_field", field=key)
+    return value
+
+
+def text(action: dict, key: str) -> str:
+    value = action.get(key) or ""
+    if not isinstance(value, str):
+        raise RuleError(N_("%(field)s must be text."), code="bad_field", field=key)
+    return value.strip()[:200]
+
+
+def flag(action: dict, key: str) -> bool:
+    return bool(action.get(key, ACTIONS[action["type"]]["properties"][key].get("default", False)))
+
+
+def choice(action: dict, key: str) -> str:
+    value = action.get(key)
+    if value not in ACTIONS[action["type"]]["properties"][key]["enum"]:
+        raise RuleError(N_("Please choose %(field)s."), code="bad_field", field=key)
+    return value
+
+
+def rolls(action: dict) -> list[int]:
+    values = action.get("rolls") or []
+    if not isinstance(values, list) or not all(isinstance(v, int) and 1 <= v <= 3 for v in values):
+        raise RuleError(N_("Ambush rolls are numbers from 1 to 3."), code="bad_field")
+    return values

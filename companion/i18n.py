@@ -1,0 +1,57 @@
+"""Languages: English, Czech and Dutch; the browser's choice, or the one picked on this device."""
+
+from __future__ import annotations
+
+from flask import Flask, request
+from flask_babel import Babel, get_locale, get_translations
+
+from companion import PACKAGE
+
+LANGUAGES = {"en": "English", "cs": "Čeština", "nl": "Nederlands"}
+LANG_COOKIE = "lang"
+
+
+def select_locale() -> str:
+    chosen = request.args.get("lang") or request.cookies.get(LANG_COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+
+
+def translation_dirs() -> str:
+    """The platform's catalogue and each game package's own."""
+    dirs = [PACKAGE / "translations"] + sorted(p for p in (PACKAGE / "games").glob("*/translations"))
+    return ";".join(str(d) for d in dirs)
+
+
+def say(message, names: dict | None = None) -> str:
+    """A Msg ({"msg", "args"}) in the current language.
+
+    Nested Msgs are translated too, and an argument that is a seat id of the
+    table is shown as that seat's name (`names`: seat id -> name).
+    """
+    if not isinstance(message, dict) or "msg" not in message:
+        return "" if message is None else str(message)
+    text = get_translations().ugettext(message["msg"])
+    names = names or {}
+    args = {
+        name: say(value, names) if isinstance(value, dict) else names.get(value, value) if isinstance(value, str) else value
+        for name, value in message.get("args", {}).items()
+    }
+    try:
+        return text % args if args else text
+    except (KeyError, TypeError, ValueError):
+        return message["msg"] % args if args else message["msg"]
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", translation_dirs())
+    Babel(app, locale_selector=select_locale)
+    app.jinja_env.globals.update(languages=LANGUAGES, current_locale=lambda: str(get_locale()), say=say)
+
+    @app.after_request
+    def remember_language(response):
+        chosen = request.args.get("lang")
+        if chosen in LANGUAGES:
+            response.set_cookie(LANG_COOKIE, chosen, max_age=365 * 86400, samesite="Lax")
+        return response

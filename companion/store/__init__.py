@@ -1,0 +1,98 @@
+"""The event log behind every table: one contract, several engines.
+
+A store keeps tables, their seats and each table's append-only log of
+events. It knows nothing of games: payloads are JSON objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+class SeqTaken(Exception):
+    """Another writer appended at this sequence number first: catch up and retry."""
+
+
+class DuplicateAction(Exception):
+    """This client action id is already in the log."""
+
+    def __init__(self, seq: int):
+        super().__init__(seq)
+        self.seq = seq
+
+
+class CodeTaken(Exception):
+    """A table with this join code exists already."""
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    code: str
+    game: str
+    options: dict
+    seed: str
+    host_token_hash: str
+    created: float
+    updated: float
+    archived: bool = False
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of a table's log: an action of a seat or the host, or an undo."""
+
+    seq: int
+    kind: str  # "action" | "undo"
+    actor: str
+    payload: dict
+    client_action_id: str | None = None
+    created: float = 0.0
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: str
+    name: str | None = None
+    token_hash: str | None = None
+    invite_hash: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+class Store(Protocol):
+    def create_table(self, table: TableRecord) -> None:
+        """Raises CodeTaken when the code is in use."""
+
+    def table(self, code: str) -> TableRecord | None: ...
+
+    def events(self, code: str, after: int = 0) -> list[Event]:
+        """The table's events with seq > after, in order."""
+
+    def append(self, code: str, event: Event) -> None:
+        """Durably append `event` at `event.seq`, which must be the next seq.
+
+        Raises SeqTaken if that seq exists, DuplicateAction if the client
+        action id does. Returns only once the event survives a crash.
+        """
+
+    def action_seq(self, code: str, client_action_id: str) -> int | None:
+        """The seq at which this client action id was applied, if it was."""
+
+    def seats(self, code: str) -> dict[str, SeatRecord]: ...
+
+    def save_seat(self, code: str, seat: SeatRecord, expect_token_hash: str | None) -> bool:
+        """Write the seat if its current token hash is `expect_token_hash`; False otherwise."""
+
+    def close(self) -> None: ...
+
+
+def open_store(database_url: str | None, data_dir: str) -> Store:
+    """The store the configuration asks for: PostgreSQL by URL, else SQLite in data_dir."""
+    if database_url and database_url.startswith(("postgresql://", "postgres://")):
+        from companion.store.postgres import PostgresStore
+
+        return PostgresStore(database_url)
+    from companion.store.sqlite import SqliteStore
+
+    path = database_url.removeprefix("sqlite:///") if database_url else None
+    return SqliteStore(path or f"{data_dir}/companion.sqlite3")

@@ -1,0 +1,331 @@
+"""Tables, seats and tokens: the one place that applies actions.
+
+load -> authenticate -> game.apply -> store.append -> publish. Everything a
+screen shows is rendered from `Tables.view(code, seat)`, never from state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from companion.games.base import HOST, N_, Game, RuleError, SeatSpec, msg
+from companion.rng import Rng
+from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, Store, TableRecord
+
+JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
+JOIN_CODE_LENGTH = 6
+
+
+class TableError(Exception):
+    """A request the platform refuses, with a status and a message a player understands."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, msgid: str, **args):
+        super().__init__(msgid % args if args else msgid)
+        self.message = msg(msgid, **args)
+
+
+class NotFound(TableError):
+    status, code = 404, "not_found"
+
+
+class Unauthorized(TableError):
+    status, code = 401, "unauthorized"
+
+
+class Forbidden(TableError):
+    status, code = 403, "forbidden"
+
+
+class Conflict(TableError):
+    status, code = 409, "conflict"
+
+
+class Stale(TableError):
+    """The table moved on since the phone's view: the action's meaning may have changed."""
+
+    status, code = 409, "stale"
+
+
+class Refused(TableError):
+    """The game's rules refused the action."""
+
+    status = 422
+
+    def __init__(self, error: RuleError):
+        super().__init__(error.message["msg"], **error.message["args"])
+        self.code = error.code
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """An unguessable token: 256 bits."""
+    return secrets.token_urlsafe(32)
+
+
+@dataclass
+class HistoryLine:
+    seq: int
+    msg: str
+    args: dict
+    seats: list | None = None
+    undone: bool = False
+
+    def visible_to(self, seat: str | None) -> bool:
+        return self.seats is None or (seat is not None and seat in self.seats)
+
+
+@dataclass
+class LiveTable:
+    """One table's log folded into its current state, kept in memory."""
+
+    record: TableRecord
+    game: Game
+    state: dict
+    seq: int = 0
+    undo_stack: list = field(default_factory=list)  # (seq, state before, action)
+    history: list[HistoryLine] = field(default_factory=list)
+    action_ids: dict = field(default_factory=dict)  # client action id -> seq
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    def fold(self, event: Event, after: dict | None = None) -> None:
+        """Apply one logged event (`after`: its result, if already computed)."""
+        if event.kind == "undo":
+            self._fold_undo(event)
+        else:
+            before = self.state
+            self.state = after if after is not None else self.apply(event)
+            self.undo_stack.append((event.seq, before, event.payload))
+            for line in self.game.describe(before, self.state, event.actor, event.payload):
+                self.history.append(HistoryLine(event.seq, line["msg"], line["args"], line.get("seats")))
+        if event.client_action_id:
+            self.action_ids[event.client_action_id] = event.seq
+        self.seq = event.seq
+
+    def apply(self, event: Event) -> dict:
+        return self.game.apply(self.state, event.actor, event.payload, Rng(self.record.seed, event.seq))
+
+    def _fold_undo(self, event: Event) -> None:
+        undone_seq, before, action = self.undo_stack.pop()
+        self.state = self.game.undo(before, self.state, action)
+        for line in self.history:
+            if line.seq == undone_seq:
+                line.undone = True
+        self.history.append(HistoryLine(event.seq, N_("The host undid the last action."), {}))
+
+
+class Tables:
+    """The table service: create, seat, act, undo, view."""
+
+    def __init__(self, store: Store, games: dict[str, Game], publish: Callable[[str, int], None] | None = None,
+                 clock: Callable[[], float] = time.time):
+        self.store = store
+        self.games = games
+        self.publish = publish or (lambda code, seq: None)
+        self.clock = clock
+        self._live: dict[str, LiveTable] = {}
+        self._live_lock = threading.Lock()
+
+    # -- tables ---------------------------------------------------------------
+
+    def create(self, game_id: str, options: dict) -> tuple[str, str]:
+        """Open a table; returns (join code, host token)."""
+        game = self.games.get(game_id)
+        if game is None:
+            raise NotFound(N_("There is no game called %(game)s."), game=game_id)
+        seed = secrets.token_hex(16)
+        try:
+            game.seats(options)
+            game.setup(options, Rng(seed, 0))
+        except RuleError as error:
+            raise Refused(error) from error
+        host_token = new_token()
+        now = self.clock()
+        for _attempt in range(20):
+            code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+            try:
+                self.store.create_table(TableRecord(code, game_id, options, seed, token_hash(host_token), now, now))
+                return code, host_token
+            except CodeTaken:
+                continue
+        raise Conflict(N_("Could not find a free join code; please try again."))
+
+    def live(self, code: str) -> LiveTable:
+        """The table folded up to the newest event in the store."""
+        table = self.cached(code)
+        with table.lock:
+            self._catch_up(table)
+        return table
+
+    def cached(self, code: str) -> LiveTable:
+        code = normalise_code(code)
+        with self._live_lock:
+            table = self._live.get(code)
+        if table is not None:
+            return table
+        record = self.store.table(code)
+        if record is None:
+            raise NotFound(N_("There is no table with the code %(code)s."), code=code)
+        game = self.games[record.game]
+        table = LiveTable(record, game, game.setup(record.options, Rng(record.seed, 0)))
+        with self._live_lock:
+            return self._live.setdefault(code, table)
+
+    def _catch_up(self, table: LiveTable) -> None:
+        for event in self.store.events(table.record.code, after=table.seq):
+            table.fold(event)
+
+    def seat_specs(self, table: LiveTable) -> list[SeatSpec]:
+        return table.game.seats(table.record.options)
+
+    # -- seats and tokens -----------------------------------------------------
+
+    def authenticate(self, code: str, token: str | None) -> str:
+        """The actor a token speaks for: HOST or a seat id."""
+        table = self.cached(code)
+        if not token:
+            raise Unauthorized(N_("Take a seat first."))
+        hashed = token_hash(token)
+        if secrets.compare_digest(hashed, table.record.host_token_hash):
+            return HOST
+        for seat in self.store.seats(table.record.code).values():
+            if seat.token_hash and secrets.compare_digest(hashed, seat.token_hash):
+                return seat.seat
+        raise Forbidden(N_("This token does not open a seat at this table."))
+
+    def claim(self, code: str, seat_id: str, name: str, invite: str | None = None) -> str:
+        """Take a free seat (or one the host re-issued with an invite); returns the seat token."""
+        table = self.cached(code)
+        if seat_id not in {spec.id for spec in self.seat_specs(table)}:
+            raise NotFound(N_("This table has no seat %(seat)s."), seat=seat_id)
+        name = " ".join(name.split())[:40]
+        if not name:
+            raise TableError(N_("Please enter your name."))
+        current = self.store.seats(table.record.code).get(seat_id)
+        if current and current.token_hash:
+            raise Conflict(N_("This seat is taken."))
+        if current and current.invite_hash and not (
+            invite and secrets.compare_digest(token_hash(invite), current.invite_hash)
+        ):
+            raise Forbidden(N_("The host has set this seat aside for another phone; scan its QR code."))
+        token = new_token()
+        saved = self.store.save_seat(
+            table.record.code, SeatRecord(seat_id, name, token_hash(token)), expect_token_hash=None
+        )
+        if not saved:
+            raise Conflict(N_("This seat is taken."))
+        self.publish(table.record.code, table.seq)
+        return token
+
+    def free(self, code: str, seat_id: str) -> str:
+        """The host frees a seat; returns a one-time invite token for the next phone."""
+        table = self.cached(code)
+        current = self.store.seats(table.record.code).get(seat_id)
+        invite = new_token()
+        self.store.save_seat(
+            table.record.code, SeatRecord(seat_id, current.name if current else None, None, token_hash(invite)),
+            expect_token_hash=current.token_hash if current else None,
+        )
+        self.publish(table.record.code, table.seq)
+        return invite
+
+    def names(self, code: str) -> dict[str, str | None]:
+        """Seat id -> the name of the player sitting there (None if free)."""
+        seats = self.store.seats(normalise_code(code))
+        return {seat_id: (seat.name if seat.token_hash else None) for seat_id, seat in seats.items()}
+
+    # -- actions --------------------------------------------------------------
+
+    def act(self, code: str, actor: str, action: dict, client_action_id: str | None = None,
+            seen_seq: int | None = None) -> tuple[int, bool]:
+        """Apply one action exactly once; returns (seq, was it a repeat)."""
+        table = self.cached(code)
+        with table.lock:
+            while True:
+                if client_action_id and client_action_id in table.action_ids:
+                    return table.action_ids[client_action_id], True
+                if seen_seq is not None and seen_seq < table.seq and action.get("type") not in table.game.concurrent:
+                    raise Stale(N_("The table moved on while you were choosing. Here is the current state."))
+                event = Event(table.seq + 1, "action", actor, action, client_action_id, self.clock())
+                after = self._check(table, event)
+                try:
+                    self.store.append(table.record.code, event)
+                except (SeqTaken, DuplicateAction):
+                    self._catch_up(table)
+                    continue
+                table.fold(event, after)
+                break
+        self.publish(table.record.code, event.seq)
+        return event.seq, False
+
+    def _check(self, table: LiveTable, event: Event) -> dict:
+        """The state after `event`, or the reason the rules refuse it."""
+        if table.game.outcome(table.state) is not None:
+            raise Conflict(N_("This game is over."))
+        try:
+            return table.apply(event)
+        except RuleError as error:
+            raise Refused(error) from error
+
+    def undo(self, code: str, seen_seq: int | None = None, client_action_id: str | None = None) -> tuple[int, bool]:
+        """The host takes back the last action that is still in force."""
+        table = self.cached(code)
+        with table.lock:
+            while True:
+                if client_action_id and client_action_id in table.action_ids:
+                    return table.action_ids[client_action_id], True
+                if seen_seq is not None and seen_seq != table.seq:
+                    raise Stale(N_("The table moved on: the last action is now a different one. Look again."))
+                if not table.undo_stack:
+                    raise Conflict(N_("There is nothing to undo."))
+                _seq, before, action = table.undo_stack[-1]
+                try:
+                    table.game.undo(before, table.state, action)
+                except RuleError as error:
+                    raise Refused(error) from error
+                event = Event(table.seq + 1, "undo", HOST, {"undoes": _seq}, client_action_id, self.clock())
+                try:
+                    self.store.append(table.record.code, event)
+                except (SeqTaken, DuplicateAction):
+                    self._catch_up(table)
+                    continue
+                table.fold(event)
+                break
+        self.publish(table.record.code, event.seq)
+        return event.seq, False
+
+    # -- views ----------------------------------------------------------------
+
+    def view(self, code: str, seat: str | None, fresh: bool = True) -> dict:
+        """Everything `seat` may see (None: the public display), as plain data.
+
+        fresh: first read what other processes appended (pushes after a local
+        change skip that read).
+        """
+        table = self.live(code) if fresh else self.cached(code)
+        with table.lock:
+            return {
+                "seq": table.seq,
+                "game": table.record.game,
+                "view": table.game.view(table.state, seat),
+                "history": [
+                    {"seq": line.seq, "msg": line.msg, "args": line.args, "undone": line.undone}
+                    for line in table.history if line.visible_to(seat)
+                ],
+                "outcome": table.game.outcome(table.state),
+                "can_undo": bool(table.undo_stack),
+            }
+
+
+def normalise_code(code: str) -> str:
+    return code.strip().upper()

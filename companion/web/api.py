@@ -1,0 +1,137 @@
+"""The JSON API: the same service as the pages, with Bearer tokens; described at /api/openapi.json."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, request
+
+from companion import i18n
+from companion.forms import action_from_json, parse_options
+from companion.games.base import HOST, N_
+from companion.openapi import document
+from companion.security import rate_limited
+from companion.tables import Forbidden, NotFound, TableError, Unauthorized
+from companion.web.common import external_url, tables
+
+bp = Blueprint("api", __name__)
+
+
+@bp.get("/healthz")
+def healthz():
+    return {"ok": True}
+
+
+@bp.get("/api/openapi.json")
+def openapi():
+    return document(tables().games.values())
+
+
+@bp.get("/api/games")
+def games():
+    return {"games": [_game_json(game) for game in tables().games.values()]}
+
+
+def _game_json(game) -> dict:
+    return {
+        "id": game.id,
+        "name": i18n.say({"msg": game.name, "args": {}}),
+        "summary": i18n.say({"msg": game.summary, "args": {}}),
+        "seats": [{"id": spec.id, "label": i18n.say(spec.label), "role": spec.role}
+                  for spec in game.seats(parse_options(game, {}, from_form=False))],
+        "options": [{"name": o.name, "kind": o.kind, "default": o.default, "min": o.min, "max": o.max,
+                     "choices": list(o.choices)} for o in game.options],
+        "actions": sorted(game.actions),
+    }
+
+
+@bp.post("/api/tables")
+def create_table():
+    if rate_limited(current_app, "tables"):
+        raise TableError(N_("Too many new tables from this device; wait a minute."))
+    body = _json()
+    game = tables().games.get(body.get("game"))
+    if game is None:
+        raise NotFound(N_("There is no game called %(game)s."), game=str(body.get("game")))
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        raise TableError(N_("Options must be a JSON object."))
+    code, host_token = tables().create(game.id, parse_options(game, options, from_form=False))
+    return {
+        "code": code,
+        "host_token": host_token,
+        "join_url": external_url("pages.join", code=code),
+        "display_url": external_url("pages.display", code=code),
+    }, 201
+
+
+@bp.post("/api/tables/<code>/seats")
+def claim_seat(code):
+    if rate_limited(current_app, "seats"):
+        raise TableError(N_("Too many seat claims from this device; wait a minute."))
+    body = _json()
+    seat, name = body.get("seat"), body.get("name")
+    if not isinstance(seat, str) or not isinstance(name, str):
+        raise TableError(N_("Send the seat and your name."))
+    token = tables().claim(code, seat, name, invite=body.get("invite") if isinstance(body.get("invite"), str) else None)
+    return {"seat": seat, "token": token}, 201
+
+
+@bp.post("/api/tables/<code>/actions")
+def act(code):
+    actor = _bearer(code)
+    body = _json()
+    action = action_from_json(tables().live(code).game, body)
+    seq, repeated = tables().act(code, actor, action, client_action_id=_optional_str(body, "client_action_id"),
+                                 seen_seq=_optional_int(body, "seen_seq"))
+    return _view(code, actor) | {"applied_seq": seq, "repeated": repeated}
+
+
+@bp.get("/api/tables/<code>/view")
+def view(code):
+    return _view(code, _bearer(code))
+
+
+@bp.post("/api/tables/<code>/undo")
+def undo(code):
+    if _bearer(code) != HOST:
+        raise Forbidden(N_("Only the host can undo."))
+    body = _json(allow_empty=True)
+    seq, repeated = tables().undo(code, seen_seq=_optional_int(body, "seen_seq"),
+                                  client_action_id=_optional_str(body, "client_action_id"))
+    return _view(code, HOST) | {"applied_seq": seq, "repeated": repeated}
+
+
+def _view(code: str, actor: str) -> dict:
+    snapshot = tables().view(code, None if actor == HOST else actor)
+    return {"seq": snapshot["seq"], "seat": None if actor == HOST else actor, "view": snapshot["view"],
+            "history": snapshot["history"], "outcome": snapshot["outcome"]}
+
+
+def _bearer(code: str) -> str:
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        tables().live(code)  # an unknown table is a 404 before it is a 401
+        raise Unauthorized(N_("Send your seat or host token as a Bearer token."))
+    return tables().authenticate(code, header.removeprefix("Bearer ").strip())
+
+
+def _json(allow_empty: bool = False) -> dict:
+    body = request.get_json(silent=True)
+    if body is None and allow_empty:
+        return {}
+    if not isinstance(body, dict):
+        raise TableError(N_("Send a JSON object."))
+    return body
+
+
+def _optional_str(body: dict, name: str) -> str | None:
+    value = body.get(name)
+    if value is not None and (not isinstance(value, str) or len(value) > 100):
+        raise TableError(N_("%(field)s has the wrong type."), field=name)
+    return value
+
+
+def _optional_int(body: dict, name: str) -> int | None:
+    value = body.get(name)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise TableError(N_("%(field)s has the wrong type."), field=name)
+    return value

@@ -1,0 +1,80 @@
+"""What the pages, the API and the socket share: the service, identities and rendering a seat's view."""
+
+from __future__ import annotations
+
+from flask import current_app, render_template, url_for
+from jinja2 import TemplateNotFound
+
+from companion import i18n
+from companion.games.base import HOST
+from companion.tables import TableError, Tables
+
+
+def tables() -> Tables:
+    return current_app.extensions["companion"]
+
+
+def seat_cookie(code: str) -> str:
+    return f"seat_{code}"
+
+
+def host_cookie(code: str) -> str:
+    return f"host_{code}"
+
+
+def external_url(endpoint: str, **values) -> str:
+    """An absolute URL a phone on the LAN can open (COMPANION_PUBLIC_URL when the host uses localhost)."""
+    public = current_app.config.get("PUBLIC_URL")
+    path = url_for(endpoint, **values)
+    return public.rstrip("/") + path if public else url_for(endpoint, _external=True, **values)
+
+
+def seat_names(code: str) -> dict[str, str]:
+    """Seat id -> what to call it: the player's name, else the seat's label."""
+    service = tables()
+    table = service.cached(code)
+    taken = service.names(code)
+    return {spec.id: taken.get(spec.id) or i18n.say(spec.label) for spec in service.seat_specs(table)}
+
+
+def game_template(game_id: str, seat: str | None) -> str:
+    """The game's own seat or display template, else the generic one any game can use."""
+    name = f"games/{game_id}/{'display' if seat is None else 'seat'}.html"
+    try:
+        current_app.jinja_env.get_template(name)
+        return name
+    except TemplateNotFound:
+        return "games/generic.html"
+
+
+def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True) -> str:
+    """The live part of a page, rendered from this seat's view alone (seat None: the display)."""
+    service = tables()
+    snapshot = service.view(code, seat, fresh=fresh)
+    names = seat_names(code)
+    table = service.cached(code)
+    specs = service.seat_specs(table)
+    game = table.game
+    return render_template(
+        "live.html",
+        code=table.record.code,
+        seat=seat,
+        is_host=is_host,
+        acting_as=HOST if (is_host and seat is None) else seat,
+        seq=snapshot["seq"],
+        view=snapshot["view"],
+        history=snapshot["history"],
+        outcome=snapshot["outcome"],
+        can_undo=snapshot["can_undo"],
+        game=game,
+        game_template=game_template(game.id, seat),
+        names=names,
+        seats=specs,
+        taken=service.names(code),
+        presence=current_app.extensions["companion.hub"].present(table.record.code),
+        say=lambda message: i18n.say(message, names),
+    )
+
+
+def error_message(error: TableError) -> str:
+    return i18n.say(error.message)

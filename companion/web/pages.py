@@ -1,0 +1,267 @@
+"""The HTML pages: lobby, join, seat, table display, and the forms they post."""
+
+from __future__ import annotations
+
+import io
+
+import qrcode
+import qrcode.image.svg
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.exceptions import HTTPException
+
+from companion import i18n
+from companion.forms import action_from_form, parse_options
+from companion.games.base import HOST, N_
+from companion.security import rate_limited
+from companion.tables import Forbidden, NotFound, TableError, Unauthorized, normalise_code
+from companion.web.common import error_message, external_url, host_cookie, live_html, seat_cookie, tables
+
+bp = Blueprint("pages", __name__)
+
+COOKIE_AGE = 60 * 86400
+
+
+@bp.get("/")
+def lobby():
+    return render_template("lobby.html", games=tables().games.values())
+
+
+@bp.post("/tables")
+def create_table():
+    if rate_limited(current_app, "tables"):
+        raise TableError(N_("Too many new tables from this device; wait a minute."))
+    game = tables().games.get(request.form.get("game", ""))
+    if game is None:
+        raise NotFound(N_("There is no game called %(game)s."), game=request.form.get("game", ""))
+    code, host_token = tables().create(game.id, parse_options(game, request.form, from_form=True))
+    response = redirect(url_for("pages.display", code=code))
+    _set_cookie(response, host_cookie(code), host_token)
+    return response
+
+
+@bp.post("/join")
+def join_by_code():
+    return redirect(url_for("pages.join", code=normalise_code(request.form.get("code", ""))))
+
+
+@bp.get("/t/<code>")
+def join(code):
+    code = tables().live(code).record.code
+    if _seat(code) is not None:
+        return redirect(url_for("pages.seat_page", code=code))
+    return _join_page(code, invite=None)
+
+
+@bp.get("/t/<code>/invite/<invite>")
+def invited(code, invite):
+    return _join_page(tables().live(code).record.code, invite=invite)
+
+
+def _join_page(code: str, invite: str | None):
+    service = tables()
+    table = service.live(code)
+    return render_template(
+        "join.html", code=code, game=table.game, seats=service.seat_specs(table), taken=service.names(code),
+        invited=service.store.seats(code), invite=invite, say=i18n.say,
+    )
+
+
+@bp.post("/t/<code>/seats")
+def claim_seat(code):
+    code = normalise_code(code)
+    if rate_limited(current_app, "seats"):
+        raise TableError(N_("Too many seat claims from this device; wait a minute."))
+    token = tables().claim(code, request.form.get("seat", ""), request.form.get("name", ""),
+                           invite=request.form.get("invite") or None)
+    response = redirect(url_for("pages.seat_page", code=code))
+    _set_cookie(response, seat_cookie(code), token)
+    return response
+
+
+@bp.get("/t/<code>/seat")
+def seat_page(code):
+    code = tables().live(code).record.code
+    seat = _seat(code)
+    if seat is None:
+        return redirect(url_for("pages.join", code=code))
+    return render_template("seat.html", code=code, live=live_html(code, seat, is_host=_is_host(code)),
+                           game=tables().live(code).game, seat=seat)
+
+
+@bp.get("/t/<code>/display")
+def display(code):
+    code = tables().live(code).record.code
+    return render_template(
+        "display.html", code=code, live=live_html(code, None, is_host=_is_host(code)),
+        game=tables().live(code).game, join_url=external_url("pages.join", code=code),
+        open_join=not all(tables().names(code).get(spec.id) for spec in tables().seat_specs(tables().live(code))),
+    )
+
+
+@bp.get("/t/<code>/live")
+def live(code):
+    """Polling fallback for a page that cannot open a WebSocket."""
+    code = tables().live(code).record.code
+    seat, is_host = _viewer(code)
+    since = request.args.get("since", type=int)
+    if since is not None and since >= tables().live(code).seq and request.args.get("presence") is None:
+        return Response(status=204)
+    return live_html(code, seat, is_host)
+
+
+@bp.post("/t/<code>/act")
+def act(code):
+    code = tables().live(code).record.code
+    actor = _actor(code)
+    game = tables().live(code).game
+    try:
+        tables().act(code, actor, action_from_form(game, request.form),
+                     client_action_id=request.form.get("client_action_id") or None,
+                     seen_seq=request.form.get("seen_seq", type=int))
+    except TableError as error:
+        return _answer(code, actor, error)
+    return _answer(code, actor)
+
+
+@bp.post("/t/<code>/undo")
+def undo(code):
+    code = tables().live(code).record.code
+    if not _is_host(code):
+        raise Forbidden(N_("Only the host can undo."))
+    try:
+        tables().undo(code, seen_seq=request.form.get("seen_seq", type=int),
+                      client_action_id=request.form.get("client_action_id") or None)
+    except TableError as error:
+        return _answer(code, HOST, error)
+    return _answer(code, HOST, notice=i18n.say({"msg": N_("The last action was undone."), "args": {}}))
+
+
+@bp.post("/t/<code>/seats/<seat>/free")
+def free_seat(code, seat):
+    code = tables().live(code).record.code
+    if not _is_host(code):
+        raise Forbidden(N_("Only the host can free a seat."))
+    invite = tables().free(code, seat)
+    return render_template("invite.html", code=code, seat=seat, invite=invite,
+                           url=external_url("pages.invited", code=code, invite=invite))
+
+
+@bp.get("/t/<code>/qr.svg")
+def join_qr(code):
+    code = tables().live(code).record.code
+    return _qr_svg(external_url("pages.join", code=code))
+
+
+@bp.get("/t/<code>/invite/<invite>/qr.svg")
+def invite_qr(code, invite):
+    code = tables().live(code).record.code
+    if not _is_host(code):
+        abort(403)
+    return _qr_svg(external_url("pages.invited", code=code, invite=invite))
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """Served from the root so that it may cache the app shell of every page."""
+    response = current_app.send_static_file("sw.js")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    return current_app.send_static_file("manifest.webmanifest")
+
+
+@bp.app_errorhandler(TableError)
+def table_error(error: TableError):
+    if request.path.startswith("/api/"):
+        return {"error": {"code": error.code, "message": error_message(error)}}, error.status
+    if request.headers.get("HX-Request"):
+        return render_template("notice.html", notice=error_message(error), kind="error"), error.status
+    return render_template("error.html", message=error_message(error)), error.status
+
+
+@bp.app_errorhandler(HTTPException)
+def http_error(error: HTTPException):
+    messages = {
+        403: N_("This page is not yours to open, or the form expired. Reload and try again."),
+        404: N_("There is nothing here."),
+        405: N_("That does not work this way."),
+    }
+    text = i18n.say({"msg": messages.get(error.code, N_("Something went wrong. Please try again.")), "args": {}})
+    if request.path.startswith("/api/"):
+        return {"error": {"code": error.name.lower().replace(" ", "_"), "message": text}}, error.code
+    return render_template("error.html", message=text), error.code
+
+
+def _answer(code: str, actor: str, error: TableError | None = None, notice: str | None = None):
+    """The answer to a form: the fresh live part (and a notice) for htmx, a redirect without JavaScript."""
+    seat = None if actor == HOST else actor
+    message = error_message(error) if error else notice
+    if not request.headers.get("HX-Request"):
+        if message:
+            flash(message)
+        return redirect(url_for("pages.display" if seat is None else "pages.seat_page", code=code))
+    body = live_html(code, seat, _is_host(code)) + render_template(
+        "notice.html", notice=message, kind="error" if error else "info")
+    return make_response(body, error.status if error else 200)
+
+
+def _seat(code: str) -> str | None:
+    token = request.cookies.get(seat_cookie(code))
+    if not token:
+        return None
+    try:
+        actor = tables().authenticate(code, token)
+    except TableError:
+        return None
+    return None if actor == HOST else actor
+
+
+def _is_host(code: str) -> bool:
+    token = request.cookies.get(host_cookie(code))
+    try:
+        return bool(token) and tables().authenticate(code, token) == HOST
+    except TableError:
+        return False
+
+
+def _viewer(code: str) -> tuple[str | None, bool]:
+    """Whose view a page shows: the seat page's seat, or the display (None)."""
+    seat = _seat(code) if request.args.get("view") == "seat" else None
+    return seat, _is_host(code)
+
+
+def _actor(code: str) -> str:
+    """Who sends a form: the host from the display, else this phone's seat."""
+    if request.form.get("as") == HOST:
+        if _is_host(code):
+            return HOST
+        raise Forbidden(N_("Only the host can do that."))
+    seat = _seat(code)
+    if seat is None:
+        raise Unauthorized(N_("Take a seat first."))
+    return seat
+
+
+def _set_cookie(response, name: str, value: str) -> None:
+    response.set_cookie(name, value, max_age=COOKIE_AGE, httponly=True, samesite="Lax", secure=request.is_secure)
+
+
+def _qr_svg(url: str) -> Response:
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12, border=2)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    return Response(buffer.getvalue(), mimetype="image/svg+xml")

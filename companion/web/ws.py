@@ -1,0 +1,106 @@
+"""The WebSocket of an open page: fresh views pushed in, actions (optionally) sent out."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+from flask import Blueprint, Flask, current_app, request
+from flask_babel import force_locale, get_locale
+from flask_sock import Sock
+
+from companion import i18n
+from companion.forms import action_from_json
+from companion.games.base import HOST, N_
+from companion.tables import TableError, Unauthorized
+from companion.web.common import host_cookie, live_html, seat_cookie, tables
+
+sock = Sock()
+bp = Blueprint("ws", __name__)
+
+
+class PageSocket:
+    """One open page: whose view it shows, in which language and form."""
+
+    def __init__(self, ws, seat: str | None, is_host: bool, locale: str, base_url: str, as_json: bool):
+        self.ws = ws
+        self.seat = seat
+        self.is_host = is_host
+        self.locale = locale
+        self.base_url = base_url
+        self.as_json = as_json
+        self.render_key = (seat, is_host, locale, as_json)
+        self._send_lock = threading.Lock()
+
+    def send(self, frame: str) -> None:
+        with self._send_lock:
+            self.ws.send(frame)
+
+
+def render_push(app: Flask, code: str, page: PageSocket) -> str:
+    """A frame for one open page, rendered outside its own request (from whoever changed the table)."""
+    with app.test_request_context("/", base_url=page.base_url), force_locale(page.locale):
+        return render_frame(code, page)
+
+
+def render_frame(code: str, page: PageSocket) -> str:
+    if page.as_json:
+        snapshot = tables().view(code, page.seat, fresh=False)
+        return json.dumps({key: snapshot[key] for key in ("seq", "view", "history", "outcome")})
+    return live_html(code, page.seat, page.is_host, fresh=False)
+
+
+@sock.route("/t/<code>/ws", bp=bp)
+def table_socket(ws, code):
+    service = tables()
+    code = service.live(code).record.code
+    actor = _socket_actor(code)
+    seat = actor if (actor not in (None, HOST) and request.args.get("view") != "display") else None
+    page = PageSocket(ws, seat, actor == HOST or _cookie_actor(code, host_cookie(code)) == HOST,
+                      str(get_locale()), request.host_url, request.args.get("format") == "json")
+    hub = current_app.extensions["companion.hub"]
+    hub.watch(code, page)
+    try:
+        if request.args.get("since", -1, type=int) < service.live(code).seq:
+            page.send(render_frame(code, page))
+        while True:
+            message = ws.receive()
+            if message is None:
+                break
+            _handle(code, actor, page, message)
+    finally:
+        hub.unwatch(code, page)
+
+
+def _handle(code: str, actor: str | None, page: PageSocket, message: str) -> None:
+    """An action sent over the socket: applied like a POST; a refusal goes to this page only."""
+    try:
+        body = json.loads(message)
+        if actor is None:
+            raise Unauthorized(N_("Take a seat first."))
+        action = action_from_json(tables().live(code).game, body)
+        tables().act(code, actor, action, client_action_id=body.get("client_action_id"),
+                     seen_seq=body.get("seen_seq"))
+    except (ValueError, TableError) as error:
+        text = i18n.say(error.message) if isinstance(error, TableError) else "bad message"
+        page.send(json.dumps({"error": {"code": getattr(error, "code", "bad_request"), "message": text}}))
+
+
+def _socket_actor(code: str) -> str | None:
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        try:
+            return tables().authenticate(code, header.removeprefix("Bearer ").strip())
+        except TableError:
+            return None
+    return _cookie_actor(code, seat_cookie(code)) or _cookie_actor(code, host_cookie(code))
+
+
+def _cookie_actor(code: str, cookie: str) -> str | None:
+    token = request.cookies.get(cookie)
+    if not token:
+        return None
+    try:
+        return tables().authenticate(code, token)
+    except TableError:
+        return None

@@ -1,0 +1,13 @@
+"""Packaging detail pyproject.toml cannot say: templates/ and static/ ship inside the wheel as companion/templates and companion/static."""
+
+from setuptools import find_packages, setup
+
+setup(
+    packages=[*find_packages(include=["companion", "companion.*"]), "companion.templates", "companion.static"],
+    package_dir={"companion.templates": "templates", "companion.static": "static"},
+    package_data={
+        "companion.templates": ["**/*.html"],
+        "companion.static": ["**/*"],
+        "": ["*.json", "translations/*/LC_MESSAGES/*.mo"],
+    },
+)

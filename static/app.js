@@ -1,0 +1,139 @@
+// Table Companion: live updates over a WebSocket (polling when there is none),
+// one-time action ids, vibration on your turn, wake lock and the service worker.
+(function () {
+  "use strict";
+
+  function randomId() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes); // works on plain http too, unlike randomUUID
+    return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+  }
+
+  function liveSeq() {
+    var live = document.getElementById("live");
+    return live ? parseInt(live.dataset.seq, 10) : -1;
+  }
+
+  function yourTurn() {
+    var live = document.getElementById("live");
+    return !!live && live.dataset.yourTurn === "true";
+  }
+
+  // Keep what the player is typing when a fresh view replaces the form.
+  function typedValues() {
+    var values = {};
+    document.querySelectorAll("#live form[data-action] [data-dirty]").forEach(function (input) {
+      values[input.form.dataset.action + "/" + input.name] = input.value;
+    });
+    return values;
+  }
+
+  function restoreTyped(values) {
+    document.querySelectorAll("#live form[data-action] [name]").forEach(function (input) {
+      var key = input.form.dataset.action + "/" + input.name;
+      if (key in values && input.type !== "hidden") {
+        input.value = values[key];
+        input.dataset.dirty = "true";
+      }
+    });
+  }
+
+  function applyFrame(html) {
+    if (html.charAt(0) === "{") { return; } // a JSON refusal of a socket action
+    var wasMyTurn = yourTurn();
+    var typed = typedValues();
+    htmx.swap(document.body, html, { swapStyle: "none" });
+    restoreTyped(typed);
+    if (!wasMyTurn && yourTurn() && navigator.vibrate) { navigator.vibrate(200); }
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target.form && event.target.form.dataset.action) { event.target.dataset.dirty = "true"; }
+  });
+
+  // Every action carries a client action id (kept for a retry after a network error) and the seq the phone saw.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.detail.elt.closest("form");
+    if (!form) { return; }
+    form.dataset.clientActionId = form.dataset.clientActionId || randomId();
+    event.detail.parameters.client_action_id = form.dataset.clientActionId;
+  });
+  // Forms inside pushed fragments carry no token of their own (they are rendered for the seat, not the device).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.method === "post" && !form.querySelector("[name=csrf_token]")) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "csrf_token";
+      input.value = document.body.dataset.csrf;
+      form.appendChild(input);
+    }
+  }, true);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt.closest("form");
+    if (form && event.detail.xhr && event.detail.xhr.status) { delete form.dataset.clientActionId; }
+  });
+
+  function connect(root) {
+    var failures = 0;
+    var pollTimer = null;
+    var indicator = root.querySelector("[data-connection]");
+
+    function poll() {
+      var url = root.dataset.liveUrl + "&since=" + liveSeq();
+      fetch(url, { credentials: "same-origin" }).then(function (response) {
+        if (response.status === 200) { return response.text().then(applyFrame); }
+      }).catch(function () {});
+    }
+
+    function startPolling() {
+      if (!pollTimer) { pollTimer = setInterval(poll, 3000); poll(); }
+    }
+
+    function open() {
+      if (!("WebSocket" in window)) { startPolling(); return; }
+      var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+      var socket = new WebSocket(scheme + location.host + root.dataset.wsUrl + "&since=" + liveSeq());
+      socket.onopen = function () {
+        failures = 0;
+        indicator.hidden = true;
+        if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+      };
+      socket.onmessage = function (event) { applyFrame(event.data); };
+      socket.onclose = function () {
+        failures += 1;
+        indicator.hidden = false;
+        if (failures >= 3) { startPolling(); }
+        setTimeout(open, Math.min(1000 * failures, 10000));
+      };
+    }
+
+    open();
+    // A phone that slept catches up at once instead of waiting for the socket to notice.
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") { poll(); }
+    });
+  }
+
+  function keepAwake() {
+    if (!window.isSecureContext || !("wakeLock" in navigator)) { return; }
+    var request = function () { navigator.wakeLock.request("screen").catch(function () {}); };
+    request();
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") { request(); }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var root = document.querySelector(".live-root");
+    if (root) {
+      connect(root);
+      if (root.dataset.wakeLock) { keepAwake(); }
+    }
+    var note = document.querySelector("[data-insecure-note]");
+    if (note && !window.isSecureContext) { note.hidden = false; }
+    if (window.isSecureContext && "serviceWorker" in navigator) {
+      navigator.serviceWorker.register(document.body.dataset.sw).catch(function () {});
+    }
+  });
+})();
