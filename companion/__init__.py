@@ -18,8 +18,7 @@ def resource_dir(name: str) -> str:
 def create_app(config: dict | None = None) -> Flask:
     """The app factory: configuration, store, live updates, languages and the web blueprints."""
     from companion import config as settings
-    from companion import i18n, security
-    from companion.games import GAMES
+    from companion import games, i18n, security
     from companion.live import Hub
     from companion.store import open_store
     from companion.tables import Tables
@@ -39,8 +38,9 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["REDIS_URL"]:
         from companion.redis_fanout import RedisHub
 
-        hub = RedisHub(app.config["REDIS_URL"], render=hub.render)
-    app.extensions["companion"] = Tables(store, app.config.get("GAMES") or GAMES, publish=hub.publish)
+        hub = RedisHub(app.config["REDIS_URL"], render=hub.render, tables=lambda: app.extensions["companion"],
+                       prefix=app.config["REDIS_PREFIX"])
+    app.extensions["companion"] = Tables(store, games.load(app.config["EXTRA_GAMES"].split(",")), publish=hub.publish)
     app.extensions["companion.hub"] = hub
 
     i18n.init_app(app)

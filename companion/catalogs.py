@@ -54,8 +54,11 @@ def sources() -> list[Source]:
         tuple(sorted(f for f in (ROOT / "templates").rglob("*.html") if game_templates not in f.parents)),
     )
     return [core] + [
-        Source(p / "translations", tuple(sorted(p.rglob("*.py"))),
-               tuple(sorted((game_templates / p.name.replace("_", "-")).rglob("*.html"))))
+        Source(
+            p / "translations",
+            tuple(sorted(p.rglob("*.py"))),
+            tuple(sorted((game_templates / p.name.replace("_", "-")).rglob("*.html"))),
+        )
         for p in packages
     ]
 
@@ -99,8 +102,11 @@ def missing() -> list[str]:
                 if not message.id:
                     continue
                 found = catalog.get(message.id, context=message.context)
-                if found is None or not found.string or found.fuzzy or (
-                    isinstance(found.string, tuple) and not all(found.string)
+                if (
+                    found is None
+                    or not found.string
+                    or found.fuzzy
+                    or (isinstance(found.string, tuple) and not all(found.string))
                 ):
                     problems.append(f"{po.relative_to(ROOT)}: {message.id!r}")
             if po.exists():

@@ -14,12 +14,16 @@ def from_environment() -> dict:
         "DATA_DIR": env.get("COMPANION_DATA_DIR", "data"),
         "DATABASE_URL": env.get("COMPANION_DATABASE_URL") or None,
         "REDIS_URL": env.get("COMPANION_REDIS_URL") or None,
+        # Redis channels start with this: processes sharing a Redis but not a store must differ.
+        "REDIS_PREFIX": env.get("COMPANION_REDIS_PREFIX", "companion"),
         "PUBLIC_URL": env.get("COMPANION_PUBLIC_URL") or None,
         "BABEL_DEFAULT_LOCALE": env.get("COMPANION_LANGUAGE", "en"),
         "RATE_LIMIT_TABLES": int(env.get("COMPANION_RATE_LIMIT_TABLES", "20")),
         "RATE_LIMIT_SEATS": int(env.get("COMPANION_RATE_LIMIT_SEATS", "60")),
         "RATE_LIMIT_WINDOW": 60,
         "IDLE_DAYS": int(env.get("COMPANION_IDLE_DAYS", "30")),
+        # Add-on games: comma-separated modules that expose `game`, registered beside the built-in ones.
+        "EXTRA_GAMES": env.get("COMPANION_EXTRA_GAMES", ""),
     }
 
 

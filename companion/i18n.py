@@ -35,7 +35,11 @@ def say(message, names: dict | None = None) -> str:
     text = get_translations().ugettext(message["msg"])
     names = names or {}
     args = {
-        name: say(value, names) if isinstance(value, dict) else names.get(value, value) if isinstance(value, str) else value
+        name: say(value, names)
+        if isinstance(value, dict)
+        else names.get(value, value)
+        if isinstance(value, str)
+        else value
         for name, value in message.get("args", {}).items()
     }
     try:

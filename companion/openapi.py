@@ -26,11 +26,16 @@ def action_schemas(games: Iterable[Game]) -> dict:
     schemas = {}
     for game in games:
         for kind, schema in game.actions.items():
-            properties = {"type": {"type": "string", "enum": [kind]},
-                          "client_action_id": {"type": "string", "maxLength": 100},
-                          "seen_seq": {"type": "integer"}} | schema.get("properties", {})
-            schemas[f"{game.id}.{kind}"] = {"type": "object", "properties": properties,
-                                             "required": ["type", *schema.get("required", [])]}
+            properties = {
+                "type": {"type": "string", "enum": [kind]},
+                "client_action_id": {"type": "string", "maxLength": 100},
+                "seen_seq": {"type": "integer"},
+            } | schema.get("properties", {})
+            schemas[f"{game.id}.{kind}"] = {
+                "type": "object",
+                "properties": properties,
+                "required": ["type", *schema.get("required", [])],
+            }
     return schemas
 
 
@@ -46,44 +51,121 @@ def document(games: Iterable[Game]) -> dict:
         "paths": {
             "/healthz": {"get": {"summary": "Liveness", "responses": _ok({"type": "object"})}},
             "/api/games": {"get": {"summary": "The supported games", "responses": _ok({"type": "object"})}},
-            "/api/tables": {"post": {
-                "summary": "Open a table",
-                "requestBody": _json_body({"type": "object", "required": ["game"], "properties": {
-                    "game": {"type": "string", "enum": [g.id for g in games]}, "options": {"type": "object"}}}),
-                "responses": _ok({"type": "object", "properties": {
-                    "code": {"type": "string"}, "host_token": {"type": "string"},
-                    "join_url": {"type": "string"}, "display_url": {"type": "string"}}}, "201")
-                | _error_responses(400, 404, 422)}},
-            "/api/tables/{code}/seats": {"post": {
-                "summary": "Take a seat", "parameters": [table_code],
-                "requestBody": _json_body({"type": "object", "required": ["seat", "name"], "properties": {
-                    "seat": {"type": "string"}, "name": {"type": "string"}, "invite": {"type": "string"}}}),
-                "responses": _ok({"type": "object", "properties": {
-                    "seat": {"type": "string"}, "token": {"type": "string"}}}, "201") | _error_responses(400, 403, 404, 409)}},
-            "/api/tables/{code}/actions": {"post": {
-                "summary": "Send an action as a seat or the host", "parameters": [table_code], "security": secured,
-                "requestBody": _json_body({"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in actions]}),
-                "responses": _ok(view) | _error_responses(400, 401, 403, 404, 409, 422)}},
-            "/api/tables/{code}/view": {"get": {
-                "summary": "The caller's view (the host token alone: the public display view)",
-                "parameters": [table_code], "security": secured,
-                "responses": _ok(view) | _error_responses(401, 403, 404)}},
-            "/api/tables/{code}/undo": {"post": {
-                "summary": "The host undoes the last action", "parameters": [table_code], "security": secured,
-                "requestBody": {"required": False, "content": {"application/json": {"schema": {
-                    "type": "object", "properties": {"seen_seq": {"type": "integer"},
-                                                     "client_action_id": {"type": "string"}}}}}},
-                "responses": _ok(view) | _error_responses(401, 403, 404, 409, 422)}},
+            "/api/tables": {
+                "post": {
+                    "summary": "Open a table",
+                    "requestBody": _json_body(
+                        {
+                            "type": "object",
+                            "required": ["game"],
+                            "properties": {
+                                "game": {"type": "string", "enum": [g.id for g in games]},
+                                "options": {"type": "object"},
+                            },
+                        }
+                    ),
+                    "responses": _ok(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "code": {"type": "string"},
+                                "host_token": {"type": "string"},
+                                "join_url": {"type": "string"},
+                                "display_url": {"type": "string"},
+                            },
+                        },
+                        "201",
+                    )
+                    | _error_responses(400, 404, 422),
+                }
+            },
+            "/api/tables/{code}/seats": {
+                "post": {
+                    "summary": "Take a seat",
+                    "parameters": [table_code],
+                    "requestBody": _json_body(
+                        {
+                            "type": "object",
+                            "required": ["seat", "name"],
+                            "properties": {
+                                "seat": {"type": "string"},
+                                "name": {"type": "string"},
+                                "invite": {"type": "string"},
+                            },
+                        }
+                    ),
+                    "responses": _ok(
+                        {"type": "object", "properties": {"seat": {"type": "string"}, "token": {"type": "string"}}},
+                        "201",
+                    )
+                    | _error_responses(400, 403, 404, 409),
+                }
+            },
+            "/api/tables/{code}/actions": {
+                "post": {
+                    "summary": "Send an action as a seat or the host",
+                    "parameters": [table_code],
+                    "security": secured,
+                    "requestBody": _json_body(
+                        {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in actions]}
+                    ),
+                    "responses": _ok(view) | _error_responses(400, 401, 403, 404, 409, 422),
+                }
+            },
+            "/api/tables/{code}/view": {
+                "get": {
+                    "summary": "The caller's view (the host token alone: the public display view)",
+                    "parameters": [table_code],
+                    "security": secured,
+                    "responses": _ok(view) | _error_responses(401, 403, 404),
+                }
+            },
+            "/api/tables/{code}/undo": {
+                "post": {
+                    "summary": "The host undoes the last action",
+                    "parameters": [table_code],
+                    "security": secured,
+                    "requestBody": {
+                        "required": False,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "seen_seq": {"type": "integer"},
+                                        "client_action_id": {"type": "string"},
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": _ok(view) | _error_responses(401, 403, 404, 409, 422),
+                }
+            },
         },
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": actions | {
-                "Error": {"type": "object", "properties": {"error": {"type": "object", "properties": {
-                    "code": {"type": "string"}, "message": {"type": "string"}}}}},
-                "View": {"type": "object", "properties": {
-                    "seq": {"type": "integer"}, "seat": {"type": "string", "nullable": True},
-                    "view": {"type": "object"}, "history": {"type": "array", "items": {"type": "object"}},
-                    "outcome": {"type": "object", "nullable": True}}},
+            "schemas": actions
+            | {
+                "Error": {
+                    "type": "object",
+                    "properties": {
+                        "error": {
+                            "type": "object",
+                            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+                        }
+                    },
+                },
+                "View": {
+                    "type": "object",
+                    "properties": {
+                        "seq": {"type": "integer"},
+                        "seat": {"type": "string", "nullable": True},
+                        "view": {"type": "object"},
+                        "history": {"type": "array", "items": {"type": "object"}},
+                        "outcome": {"type": "object", "nullable": True},
+                    },
+                },
             },
         },
     }

@@ -48,6 +48,10 @@ class Conflict(TableError):
     status, code = 409, "conflict"
 
 
+class TooMany(TableError):
+    status, code = 429, "too_many_requests"
+
+
 class Stale(TableError):
     """The table moved on since the phone's view: the action's meaning may have changed."""
 
@@ -127,8 +131,13 @@ class LiveTable:
 class Tables:
     """The table service: create, seat, act, undo, view."""
 
-    def __init__(self, store: Store, games: dict[str, Game], publish: Callable[[str, int], None] | None = None,
-                 clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        store: Store,
+        games: dict[str, Game],
+        publish: Callable[[str, int], None] | None = None,
+        clock: Callable[[], float] = time.time,
+    ):
         self.store = store
         self.games = games
         self.publish = publish or (lambda code, seq: None)
@@ -214,8 +223,10 @@ class Tables:
         current = self.store.seats(table.record.code).get(seat_id)
         if current and current.token_hash:
             raise Conflict(N_("This seat is taken."))
-        if current and current.invite_hash and not (
-            invite and secrets.compare_digest(token_hash(invite), current.invite_hash)
+        if (
+            current
+            and current.invite_hash
+            and not (invite and secrets.compare_digest(token_hash(invite), current.invite_hash))
         ):
             raise Forbidden(N_("The host has set this seat aside for another phone; scan its QR code."))
         token = new_token()
@@ -233,7 +244,8 @@ class Tables:
         current = self.store.seats(table.record.code).get(seat_id)
         invite = new_token()
         self.store.save_seat(
-            table.record.code, SeatRecord(seat_id, current.name if current else None, None, token_hash(invite)),
+            table.record.code,
+            SeatRecord(seat_id, current.name if current else None, None, token_hash(invite)),
             expect_token_hash=current.token_hash if current else None,
         )
         self.publish(table.record.code, table.seq)
@@ -246,8 +258,9 @@ class Tables:
 
     # -- actions --------------------------------------------------------------
 
-    def act(self, code: str, actor: str, action: dict, client_action_id: str | None = None,
-            seen_seq: int | None = None) -> tuple[int, bool]:
+    def act(
+        self, code: str, actor: str, action: dict, client_action_id: str | None = None, seen_seq: int | None = None
+    ) -> tuple[int, bool]:
         """Apply one action exactly once; returns (seq, was it a repeat)."""
         table = self.cached(code)
         with table.lock:
@@ -320,7 +333,8 @@ class Tables:
                 "view": table.game.view(table.state, seat),
                 "history": [
                     {"seq": line.seq, "msg": line.msg, "args": line.args, "undone": line.undone}
-                    for line in table.history if line.visible_to(seat)
+                    for line in table.history
+                    if line.visible_to(seat)
                 ],
                 "outcome": table.game.outcome(table.state),
                 "can_undo": bool(table.undo_stack),

@@ -92,8 +92,7 @@
 
     function open() {
       if (!("WebSocket" in window)) { startPolling(); return; }
-      var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-      var socket = new WebSocket(scheme + location.host + root.dataset.wsUrl + "&since=" + liveSeq());
+      var socket = new WebSocket(root.dataset.wsUrl + "&since=" + liveSeq()); // url_for gives ws:// or wss://
       socket.onopen = function () {
         failures = 0;
         indicator.hidden = true;

@@ -10,12 +10,11 @@ from importlib import import_module
 
 from companion.games.base import Game
 
-BUILT_IN: tuple[str, ...] = ()
+BUILT_IN: tuple[str, ...] = ("scotland_yard", "mice_and_mystics", "eat_your_tourist")
 
 
-def load(packages: tuple[str, ...] = BUILT_IN) -> dict[str, Game]:
-    games = [import_module(f"companion.games.{package}").game for package in packages]
+def load(modules: list[str]) -> dict[str, Game]:
+    """Game id -> Game for the built-in games and the add-on modules named (each exposes `game`)."""
+    names = [f"companion.games.{package}" for package in BUILT_IN] + [m.strip() for m in modules if m.strip()]
+    games = [import_module(name).game for name in names]
     return {game.id: game for game in games}
-
-
-GAMES: dict[str, Game] = load()

@@ -51,6 +51,18 @@ class Event:
 
 
 @dataclass(frozen=True)
+class TableSummary:
+    """A line of the operator's `companion tables list`."""
+
+    code: str
+    game: str
+    created: float
+    updated: float
+    archived: bool
+    events: int
+
+
+@dataclass(frozen=True)
 class SeatRecord:
     seat: str
     name: str | None = None
@@ -82,6 +94,18 @@ class Store(Protocol):
 
     def save_seat(self, code: str, seat: SeatRecord, expect_token_hash: str | None) -> bool:
         """Write the seat if its current token hash is `expect_token_hash`; False otherwise."""
+
+    def list_tables(self) -> list[TableSummary]:
+        """Every table, most recently played first."""
+
+    def archive_idle(self, idle_since: float) -> list[str]:
+        """Mark the tables not played since `idle_since` archived; returns their codes.
+
+        An archived table that is played again (append) is no longer archived.
+        """
+
+    def remove_archived(self, idle_since: float) -> list[str]:
+        """Delete the archived tables not played since `idle_since`, log and seats included."""
 
     def close(self) -> None: ...
 

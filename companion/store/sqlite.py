@@ -6,7 +6,7 @@ import json
 import sqlite3
 import threading
 
-from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, TableRecord
+from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, TableRecord, TableSummary
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -71,8 +71,16 @@ class SqliteStore:
         try:
             self._db.execute(
                 "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (table.code, table.game, json.dumps(table.options), table.seed, table.host_token_hash,
-                 table.created, table.updated, int(table.archived)),
+                (
+                    table.code,
+                    table.game,
+                    json.dumps(table.options),
+                    table.seed,
+                    table.host_token_hash,
+                    table.created,
+                    table.updated,
+                    int(table.archived),
+                ),
             )
         except sqlite3.IntegrityError as error:
             raise CodeTaken(table.code) from error
@@ -97,10 +105,17 @@ class SqliteStore:
             db.execute("BEGIN IMMEDIATE")
             db.execute(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (code, event.seq, event.kind, event.actor, json.dumps(event.payload),
-                 event.client_action_id, event.created),
+                (
+                    code,
+                    event.seq,
+                    event.kind,
+                    event.actor,
+                    json.dumps(event.payload),
+                    event.client_action_id,
+                    event.created,
+                ),
             )
-            db.execute("UPDATE tables SET updated = ? WHERE code = ?", (event.created, code))
+            db.execute("UPDATE tables SET updated = ?, archived = 0 WHERE code = ?", (event.created, code))
             db.execute("COMMIT")
         except sqlite3.IntegrityError as error:
             db.execute("ROLLBACK")
@@ -116,9 +131,7 @@ class SqliteStore:
         return row[0] if row else None
 
     def seats(self, code: str) -> dict[str, SeatRecord]:
-        rows = self._db.execute(
-            "SELECT seat, name, token_hash, invite_hash, extra FROM seats WHERE code = ?", (code,)
-        )
+        rows = self._db.execute("SELECT seat, name, token_hash, invite_hash, extra FROM seats WHERE code = ?", (code,))
         return {r[0]: SeatRecord(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows}
 
     def save_seat(self, code: str, seat: SeatRecord, expect_token_hash: str | None) -> bool:
@@ -134,6 +147,24 @@ class SqliteStore:
         )
         db.execute("COMMIT")
         return True
+
+    def list_tables(self) -> list[TableSummary]:
+        rows = self._db.execute(
+            "SELECT code, game, created, updated, archived,"
+            " (SELECT count(*) FROM events WHERE events.code = tables.code)"
+            " FROM tables ORDER BY updated DESC"
+        )
+        return [TableSummary(r[0], r[1], r[2], r[3], bool(r[4]), r[5]) for r in rows]
+
+    def archive_idle(self, idle_since: float) -> list[str]:
+        rows = self._db.execute(
+            "UPDATE tables SET archived = 1 WHERE archived = 0 AND updated < ? RETURNING code", (idle_since,)
+        )
+        return sorted(r[0] for r in rows)
+
+    def remove_archived(self, idle_since: float) -> list[str]:
+        rows = self._db.execute("DELETE FROM tables WHERE archived = 1 AND updated < ? RETURNING code", (idle_since,))
+        return sorted(r[0] for r in rows)
 
     def close(self) -> None:
         with self._lock:

@@ -9,7 +9,7 @@ from companion.forms import action_from_json, parse_options
 from companion.games.base import HOST, N_
 from companion.openapi import document
 from companion.security import rate_limited
-from companion.tables import Forbidden, NotFound, TableError, Unauthorized
+from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized
 from companion.web.common import external_url, tables
 
 bp = Blueprint("api", __name__)
@@ -35,10 +35,21 @@ def _game_json(game) -> dict:
         "id": game.id,
         "name": i18n.say({"msg": game.name, "args": {}}),
         "summary": i18n.say({"msg": game.summary, "args": {}}),
-        "seats": [{"id": spec.id, "label": i18n.say(spec.label), "role": spec.role}
-                  for spec in game.seats(parse_options(game, {}, from_form=False))],
-        "options": [{"name": o.name, "kind": o.kind, "default": o.default, "min": o.min, "max": o.max,
-                     "choices": list(o.choices)} for o in game.options],
+        "seats": [
+            {"id": spec.id, "label": i18n.say(spec.label), "role": spec.role}
+            for spec in game.seats(parse_options(game, {}, from_form=False))
+        ],
+        "options": [
+            {
+                "name": o.name,
+                "kind": o.kind,
+                "default": o.default,
+                "min": o.min,
+                "max": o.max,
+                "choices": list(o.choices),
+            }
+            for o in game.options
+        ],
         "actions": sorted(game.actions),
     }
 
@@ -46,7 +57,7 @@ def _game_json(game) -> dict:
 @bp.post("/api/tables")
 def create_table():
     if rate_limited(current_app, "tables"):
-        raise TableError(N_("Too many new tables from this device; wait a minute."))
+        raise TooMany(N_("Too many new tables from this device; wait a minute."))
     body = _json()
     game = tables().games.get(body.get("game"))
     if game is None:
@@ -66,7 +77,7 @@ def create_table():
 @bp.post("/api/tables/<code>/seats")
 def claim_seat(code):
     if rate_limited(current_app, "seats"):
-        raise TableError(N_("Too many seat claims from this device; wait a minute."))
+        raise TooMany(N_("Too many seat claims from this device; wait a minute."))
     body = _json()
     seat, name = body.get("seat"), body.get("name")
     if not isinstance(seat, str) or not isinstance(name, str):
@@ -80,8 +91,13 @@ def act(code):
     actor = _bearer(code)
     body = _json()
     action = action_from_json(tables().live(code).game, body)
-    seq, repeated = tables().act(code, actor, action, client_action_id=_optional_str(body, "client_action_id"),
-                                 seen_seq=_optional_int(body, "seen_seq"))
+    seq, repeated = tables().act(
+        code,
+        actor,
+        action,
+        client_action_id=_optional_str(body, "client_action_id"),
+        seen_seq=_optional_int(body, "seen_seq"),
+    )
     return _view(code, actor) | {"applied_seq": seq, "repeated": repeated}
 
 
@@ -95,15 +111,21 @@ def undo(code):
     if _bearer(code) != HOST:
         raise Forbidden(N_("Only the host can undo."))
     body = _json(allow_empty=True)
-    seq, repeated = tables().undo(code, seen_seq=_optional_int(body, "seen_seq"),
-                                  client_action_id=_optional_str(body, "client_action_id"))
+    seq, repeated = tables().undo(
+        code, seen_seq=_optional_int(body, "seen_seq"), client_action_id=_optional_str(body, "client_action_id")
+    )
     return _view(code, HOST) | {"applied_seq": seq, "repeated": repeated}
 
 
 def _view(code: str, actor: str) -> dict:
     snapshot = tables().view(code, None if actor == HOST else actor)
-    return {"seq": snapshot["seq"], "seat": None if actor == HOST else actor, "view": snapshot["view"],
-            "history": snapshot["history"], "outcome": snapshot["outcome"]}
+    return {
+        "seq": snapshot["seq"],
+        "seat": None if actor == HOST else actor,
+        "view": snapshot["view"],
+        "history": snapshot["history"],
+        "outcome": snapshot["outcome"],
+    }
 
 
 def _bearer(code: str) -> str:

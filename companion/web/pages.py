@@ -24,7 +24,7 @@ from companion import i18n
 from companion.forms import action_from_form, parse_options
 from companion.games.base import HOST, N_
 from companion.security import rate_limited
-from companion.tables import Forbidden, NotFound, TableError, Unauthorized, normalise_code
+from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized, normalise_code
 from companion.web.common import error_message, external_url, host_cookie, live_html, seat_cookie, tables
 
 bp = Blueprint("pages", __name__)
@@ -40,7 +40,7 @@ def lobby():
 @bp.post("/tables")
 def create_table():
     if rate_limited(current_app, "tables"):
-        raise TableError(N_("Too many new tables from this device; wait a minute."))
+        raise TooMany(N_("Too many new tables from this device; wait a minute."))
     game = tables().games.get(request.form.get("game", ""))
     if game is None:
         raise NotFound(N_("There is no game called %(game)s."), game=request.form.get("game", ""))
@@ -72,8 +72,14 @@ def _join_page(code: str, invite: str | None):
     service = tables()
     table = service.live(code)
     return render_template(
-        "join.html", code=code, game=table.game, seats=service.seat_specs(table), taken=service.names(code),
-        invited=service.store.seats(code), invite=invite, say=i18n.say,
+        "join.html",
+        code=code,
+        game=table.game,
+        seats=service.seat_specs(table),
+        taken=service.names(code),
+        invited=service.store.seats(code),
+        invite=invite,
+        say=i18n.say,
     )
 
 
@@ -81,9 +87,10 @@ def _join_page(code: str, invite: str | None):
 def claim_seat(code):
     code = normalise_code(code)
     if rate_limited(current_app, "seats"):
-        raise TableError(N_("Too many seat claims from this device; wait a minute."))
-    token = tables().claim(code, request.form.get("seat", ""), request.form.get("name", ""),
-                           invite=request.form.get("invite") or None)
+        raise TooMany(N_("Too many seat claims from this device; wait a minute."))
+    token = tables().claim(
+        code, request.form.get("seat", ""), request.form.get("name", ""), invite=request.form.get("invite") or None
+    )
     response = redirect(url_for("pages.seat_page", code=code))
     _set_cookie(response, seat_cookie(code), token)
     return response
@@ -95,16 +102,24 @@ def seat_page(code):
     seat = _seat(code)
     if seat is None:
         return redirect(url_for("pages.join", code=code))
-    return render_template("seat.html", code=code, live=live_html(code, seat, is_host=_is_host(code)),
-                           game=tables().live(code).game, seat=seat)
+    return render_template(
+        "seat.html",
+        code=code,
+        live=live_html(code, seat, is_host=_is_host(code)),
+        game=tables().live(code).game,
+        seat=seat,
+    )
 
 
 @bp.get("/t/<code>/display")
 def display(code):
     code = tables().live(code).record.code
     return render_template(
-        "display.html", code=code, live=live_html(code, None, is_host=_is_host(code)),
-        game=tables().live(code).game, join_url=external_url("pages.join", code=code),
+        "display.html",
+        code=code,
+        live=live_html(code, None, is_host=_is_host(code)),
+        game=tables().live(code).game,
+        join_url=external_url("pages.join", code=code),
         open_join=not all(tables().names(code).get(spec.id) for spec in tables().seat_specs(tables().live(code))),
     )
 
@@ -126,9 +141,13 @@ def act(code):
     actor = _actor(code)
     game = tables().live(code).game
     try:
-        tables().act(code, actor, action_from_form(game, request.form),
-                     client_action_id=request.form.get("client_action_id") or None,
-                     seen_seq=request.form.get("seen_seq", type=int))
+        tables().act(
+            code,
+            actor,
+            action_from_form(game, request.form),
+            client_action_id=request.form.get("client_action_id") or None,
+            seen_seq=request.form.get("seen_seq", type=int),
+        )
     except TableError as error:
         return _answer(code, actor, error)
     return _answer(code, actor)
@@ -140,8 +159,11 @@ def undo(code):
     if not _is_host(code):
         raise Forbidden(N_("Only the host can undo."))
     try:
-        tables().undo(code, seen_seq=request.form.get("seen_seq", type=int),
-                      client_action_id=request.form.get("client_action_id") or None)
+        tables().undo(
+            code,
+            seen_seq=request.form.get("seen_seq", type=int),
+            client_action_id=request.form.get("client_action_id") or None,
+        )
     except TableError as error:
         return _answer(code, HOST, error)
     return _answer(code, HOST, notice=i18n.say({"msg": N_("The last action was undone."), "args": {}}))
@@ -153,8 +175,9 @@ def free_seat(code, seat):
     if not _is_host(code):
         raise Forbidden(N_("Only the host can free a seat."))
     invite = tables().free(code, seat)
-    return render_template("invite.html", code=code, seat=seat, invite=invite,
-                           url=external_url("pages.invited", code=code, invite=invite))
+    return render_template(
+        "invite.html", code=code, seat=seat, invite=invite, url=external_url("pages.invited", code=code, invite=invite)
+    )
 
 
 @bp.get("/t/<code>/qr.svg")
@@ -215,7 +238,8 @@ def _answer(code: str, actor: str, error: TableError | None = None, notice: str 
             flash(message)
         return redirect(url_for("pages.display" if seat is None else "pages.seat_page", code=code))
     body = live_html(code, seat, _is_host(code)) + render_template(
-        "notice.html", notice=message, kind="error" if error else "info")
+        "notice.html", notice=message, kind="error" if error else "info"
+    )
     return make_response(body, error.status if error else 200)
 
 

@@ -82,6 +82,8 @@ def place_arrivals(state: dict, rng, ambush: bool, rolls: list[int], rebuild: bo
         append_late(state, new_cards, rng)
     rolled = ambush_targets(new_cards, ambush, late=not rebuild)
     move_up_all(state, rolled, list(rolls), rng)
+    if rebuild:
+        state["turn"] = 0
 
 
 def join_or_arrive(state: dict, arrival: dict, rng) -> list[dict]:
@@ -91,7 +93,9 @@ def join_or_arrive(state: dict, arrival: dict, rng) -> list[dict]:
     if group is not None:
         if group["kind"] not in (LEADER, "brodie"):
             group["figures"] += [0] * arrival["figures"]
-        note(state, N_("%(minion)s join the minions already on the initiative track."), minion=group_label(group))
+        note(
+            state, N_("%(minion)s already have a card on the initiative track: no new card."), minion=group_label(group)
+        )
         return []
     group = new_group(arrival)
     state["groups"][gid] = group

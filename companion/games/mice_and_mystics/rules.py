@@ -284,7 +284,7 @@ def add_minions(state: dict, actor: str, action: dict, rng) -> None:
         "cards": schema.integer(action, "cards"),
     }
     state["pending"].append(arrival)
-    note(state, N_("%(minion)s are coming into play."), minion=group_label({"kind": minion, "name": name}))
+    note(state, N_("Coming into play: %(minion)s."), minion=group_label({"kind": minion, "name": name}))
 
 
 def place_minions(state: dict, actor: str, action: dict, rng) -> None:

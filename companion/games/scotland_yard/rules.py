@@ -22,6 +22,7 @@ DOUBLE_MOVES = 2
 BOBBIES = {1: 2, 2: 2, 3: 1, 4: 0, 5: 0}
 TICKETS = ("taxi", "bus", "underground", "black")
 DETECTIVE_RIDES = ("taxi", "bus", "underground")
+STATION_FIELD = {"type": "integer", "minimum": 1, "maximum": BOARD.stations}
 # A black ticket rides anything, and it is the only ticket that rides the ferry (SY-21).
 RIDES = {"taxi": ("taxi",), "bus": ("bus",), "underground": ("underground",), "black": TRANSPORTS}
 
@@ -66,32 +67,42 @@ class ScotlandYard(Game):
     )
     options = (
         Option(
-            "detectives", N_("Detective players"), "int", 3, min=1, max=5,
+            "detectives",
+            N_("Detective players"),
+            "int",
+            3,
+            min=1,
+            max=5,
             help=N_("With 1, the two-player game: one player runs two detectives with pooled tickets and two bobbies."),
         ),
         Option(
-            "notebook", N_("Detectives' notebook"), "bool", True,
+            "notebook",
+            N_("Detectives' notebook"),
+            "bool",
+            True,
             help=N_("Show the stations where Mister X can be, from everything public."),
         ),
         Option(
-            "bobbies_keep_hunt_alive", N_("Bobbies keep the hunt alive"), "bool", False,
+            "bobbies_keep_hunt_alive",
+            N_("Bobbies keep the hunt alive"),
+            "bool",
+            False,
             help=N_("If on, Mister X wins by stranding the detectives only when the bobbies cannot move either."),
         ),
     )
-    _place = {"type": "integer", "minimum": 1, "maximum": BOARD.stations}
     actions = {
         "move": {
             "type": "object",
             "properties": {
                 "piece": {"type": "string"},
-                "to": _place,
+                "to": STATION_FIELD,
                 "ticket": {"type": "string", "enum": list(TICKETS)},
             },
             "required": ["to", "ticket"],
         },
         "double_move": {
             "type": "object",
-            "properties": {"to": _place, "ticket": {"type": "string", "enum": list(TICKETS)}},
+            "properties": {"to": STATION_FIELD, "ticket": {"type": "string", "enum": list(TICKETS)}},
             "required": ["to", "ticket"],
         },
     }
@@ -198,8 +209,14 @@ class ScotlandYard(Game):
                 took = FIGURE_TOOK[action["ticket"]]
                 lines.append(_line(took, figure=_label(figure), station=spot["station"]))
         for skip in after["skips"][len(before["skips"]) :]:
-            lines.append(_line(SKIP_REASONS[skip["reason"]], figure=_label(skip["figure"]), round=skip["round"],
-                               station=skip["station"]))
+            lines.append(
+                _line(
+                    SKIP_REASONS[skip["reason"]],
+                    figure=_label(skip["figure"]),
+                    round=skip["round"],
+                    station=skip["station"],
+                )
+            )
         if after["round"] > before["round"] and after["phase"] != "over":
             lines.append(_line(N_("Round %(round)s: Mister X moves."), round=after["round"]))
         if after["end"] and not before["end"]:
@@ -267,15 +284,19 @@ def _check_ride(origin: int, to: object, ticket: str, detective: bool) -> None:
         raise RuleError(N_("Only a black ticket rides the ferry."), code="ferry")
     raise RuleError(
         N_("No %(ticket)s line links station %(origin)s with station %(to)s."),
-        code="no_line", ticket=msg(TICKET_NAMES[ticket]), origin=origin, to=to,
+        code="no_line",
+        ticket=msg(TICKET_NAMES[ticket]),
+        origin=origin,
+        to=to,
     )
 
 
 def _check_free(state: dict, to: int) -> None:
     holder = _occupied(state).get(to)
     if holder is not None:
-        raise RuleError(N_("Station %(station)s is taken by %(figure)s."), code="occupied", station=to,
-                        figure=_label(holder))
+        raise RuleError(
+            N_("Station %(station)s is taken by %(figure)s."), code="occupied", station=to, figure=_label(holder)
+        )
 
 
 def _ticket(action: dict, allowed: tuple[str, ...]) -> str:
@@ -335,21 +356,24 @@ def _move_mister_x(state: dict, actor: str, action: dict, double: bool) -> None:
     _check_ride(mister_x["station"], to, ticket, detective=False)
     _check_free(state, to)
     if double and not _mister_x_moves(state, to, mister_x["black"] - (ticket == "black")):
-        raise RuleError(N_("From station %(station)s your double move would have no second step."),
-                        code="double_move", station=to)
+        raise RuleError(
+            N_("From station %(station)s your double move would have no second step."), code="double_move", station=to
+        )
     _record_move(state, to, ticket, double)
 
 
 def _record_move(state: dict, to: int, ticket: str, double: bool) -> None:
     mister_x = state["mister_x"]
-    state["travel_log"].append({
-        "round": state["round"],
-        "ticket": ticket,
-        "station": to,
-        "double": double or state["double_move"],
-        # Where the figures stood is public and lets the notebook rule stations out.
-        "blocked": sorted(_occupied(state)),
-    })
+    state["travel_log"].append(
+        {
+            "round": state["round"],
+            "ticket": ticket,
+            "station": to,
+            "double": double or state["double_move"],
+            # Where the figures stood is public and lets the notebook rule stations out.
+            "blocked": sorted(_occupied(state)),
+        }
+    )
     mister_x["station"] = to
     mister_x["black"] -= ticket == "black"
     if len(state["travel_log"]) in REVEAL_MOVES:
@@ -432,8 +456,12 @@ def _move_figure(state: dict, actor: str, figure: str, action: dict) -> None:
         raise RuleError(N_("%(figure)s sits out this round."), code="skipped", figure=_label(figure))
     ticket = _ticket(action, DETECTIVE_RIDES)
     if ticket not in _rides(state, figure):
-        raise RuleError(N_("%(figure)s has no tickets of this kind left (%(ticket)s)."), code="no_tickets",
-                        figure=_label(figure), ticket=msg(TICKET_NAMES[ticket]))
+        raise RuleError(
+            N_("%(figure)s has no tickets of this kind left (%(ticket)s)."),
+            code="no_tickets",
+            figure=_label(figure),
+            ticket=msg(TICKET_NAMES[ticket]),
+        )
     spot = state["figures"][figure]
     to = action.get("to")
     _check_ride(spot["station"], to, ticket, detective=True)
@@ -496,13 +524,17 @@ def _end_summary(state: dict) -> Msg:
     end = state["end"]
     station = end["station"]
     if end["reason"] == "captured":
-        return msg(N_("%(figure)s caught Mister X at station %(station)s!"), figure=_label(end["figure"]),
-                   station=station)
+        return msg(
+            N_("%(figure)s caught Mister X at station %(station)s!"), figure=_label(end["figure"]), station=station
+        )
     if end["reason"] == "cornered":
         return msg(N_("Mister X is cornered at station %(station)s: the detectives win!"), station=station)
     if end["reason"] == "escaped":
-        return msg(N_("Round %(rounds)s is over and nobody caught Mister X: he escapes from station %(station)s!"),
-                   rounds=ROUNDS, station=station)
+        return msg(
+            N_("Round %(rounds)s is over and nobody caught Mister X: he escapes from station %(station)s!"),
+            rounds=ROUNDS,
+            station=station,
+        )
     return msg(N_("No detective can move any more: Mister X wins at station %(station)s!"), station=station)
 
 
@@ -533,8 +565,12 @@ def _notebook(state: dict) -> dict | None:
             "image_size": list(BOARD.image_size),
             "possible": [{"station": s, "x": BOARD.positions[s][0], "y": BOARD.positions[s][1]} for s in stations],
             "figures": [
-                {"id": f, "station": spot["station"], "x": BOARD.positions[spot["station"]][0],
-                 "y": BOARD.positions[spot["station"]][1]}
+                {
+                    "id": f,
+                    "station": spot["station"],
+                    "x": BOARD.positions[spot["station"]][0],
+                    "y": BOARD.positions[spot["station"]][1],
+                }
                 for f, spot in state["figures"].items()
             ],
         },
@@ -592,8 +628,16 @@ def _public_view(state: dict) -> dict:
         "mister_x_tickets": {"black": state["mister_x"]["black"], "double": state["mister_x"]["double"]},
         "double_move_in_progress": state["double_move"],
         "figures": [
-            {"id": f, "label": _label(f), "kind": spot["kind"], "seat": spot["seat"], "station": spot["station"],
-             "board": spot["board"], "moved": f in state["moved"], "skipped": f in skipped}
+            {
+                "id": f,
+                "label": _label(f),
+                "kind": spot["kind"],
+                "seat": spot["seat"],
+                "station": spot["station"],
+                "board": spot["board"],
+                "moved": f in state["moved"],
+                "skipped": f in skipped,
+            }
             for f, spot in state["figures"].items()
         ],
         "boards": copy.deepcopy(state["boards"]),
@@ -663,6 +707,11 @@ def _log_lines(state: dict, number: int) -> list[dict]:
         _line(YOU_TOOK[entry["ticket"]], seats=[MISTER_X], station=entry["station"], move=number),
     ]
     if number in REVEAL_MOVES:
-        lines.append(_line(N_("Mister X shows himself at station %(station)s (move %(move)s)!"),
-                           station=entry["station"], move=number))
+        lines.append(
+            _line(
+                N_("Mister X shows himself at station %(station)s (move %(move)s)!"),
+                station=entry["station"],
+                move=number,
+            )
+        )
     return lines

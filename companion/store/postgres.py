@@ -1,0 +1,164 @@
+"""The store for several processes and machines: PostgreSQL (psycopg 3), the same contract as SQLite.
+
+Per-table order across processes comes from the primary key (code, seq): two
+processes that both append at seq n race on one row, one wins and the other
+gets SeqTaken, catches up and retries. A commit returns only once the row is
+flushed to the write-ahead log, so an acknowledged action survives a crash.
+"""
+
+from __future__ import annotations
+
+import os
+
+from psycopg import errors
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, TableRecord, TableSummary
+
+# Each entry moves the schema one version on; never edit an entry once released, append a new one.
+MIGRATIONS = (
+    """
+    CREATE TABLE tables (
+        code text PRIMARY KEY,
+        game text NOT NULL,
+        options jsonb NOT NULL,
+        seed text NOT NULL,
+        host_token_hash text NOT NULL,
+        created double precision NOT NULL,
+        updated double precision NOT NULL,
+        archived boolean NOT NULL DEFAULT false
+    );
+    CREATE TABLE events (
+        code text NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+        seq integer NOT NULL,
+        kind text NOT NULL,
+        actor text NOT NULL,
+        payload jsonb NOT NULL,
+        client_action_id text,
+        created double precision NOT NULL,
+        PRIMARY KEY (code, seq)
+    );
+    CREATE UNIQUE INDEX events_client_action ON events (code, client_action_id)
+        WHERE client_action_id IS NOT NULL;
+    CREATE TABLE seats (
+        code text NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+        seat text NOT NULL,
+        name text,
+        token_hash text,
+        invite_hash text,
+        extra jsonb NOT NULL DEFAULT '{}',
+        PRIMARY KEY (code, seat)
+    );
+    """,
+    "CREATE INDEX tables_idle ON tables (archived, updated);",
+)
+
+# Any constant shared by every process of the deployment: they take turns migrating.
+MIGRATION_LOCK = 74062025
+
+
+class PostgresStore:
+    """Store on a PostgreSQL database, through a small pool of connections shared by all threads."""
+
+    def __init__(self, url: str, pool_size: int | None = None):
+        size = pool_size or int(os.environ.get("COMPANION_DATABASE_POOL", "8"))
+        self._pool = ConnectionPool(url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=True)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring the schema to the newest version; safe when several processes start at once."""
+        with self._pool.connection() as db, db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            db.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
+            row = db.execute("SELECT max(version) FROM schema_version").fetchone()
+            done = row[0] or 0
+            for version, script in enumerate(MIGRATIONS[done:], start=done + 1):
+                db.execute(script)
+                db.execute("INSERT INTO schema_version VALUES (%s)", (version,))
+
+    def _rows(self, query: str, params: tuple = ()) -> list[tuple]:
+        with self._pool.connection() as db:
+            return db.execute(query, params).fetchall()
+
+    def create_table(self, table: TableRecord) -> None:
+        try:
+            self._rows(
+                "INSERT INTO tables VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING code",
+                (table.code, table.game, Jsonb(table.options), table.seed, table.host_token_hash,
+                 table.created, table.updated, table.archived),
+            )
+        except errors.UniqueViolation as error:
+            raise CodeTaken(table.code) from error
+
+    def table(self, code: str) -> TableRecord | None:
+        rows = self._rows(
+            "SELECT code, game, options, seed, host_token_hash, created, updated, archived FROM tables"
+            " WHERE code = %s", (code,),
+        )
+        return TableRecord(*rows[0]) if rows else None
+
+    def events(self, code: str, after: int = 0) -> list[Event]:
+        rows = self._rows(
+            "SELECT seq, kind, actor, payload, client_action_id, created FROM events"
+            " WHERE code = %s AND seq > %s ORDER BY seq", (code, after),
+        )
+        return [Event(*row) for row in rows]
+
+    def append(self, code: str, event: Event) -> None:
+        try:
+            with self._pool.connection() as db, db.transaction():
+                db.execute(
+                    "INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    (code, event.seq, event.kind, event.actor, Jsonb(event.payload), event.client_action_id,
+                     event.created),
+                )
+                db.execute("UPDATE tables SET updated = %s, archived = false WHERE code = %s", (event.created, code))
+        except errors.UniqueViolation as error:
+            if error.diag.constraint_name == "events_client_action":
+                raise DuplicateAction(self.action_seq(code, event.client_action_id)) from error
+            raise SeqTaken(event.seq) from error
+
+    def action_seq(self, code: str, client_action_id: str) -> int | None:
+        rows = self._rows("SELECT seq FROM events WHERE code = %s AND client_action_id = %s", (code, client_action_id))
+        return rows[0][0] if rows else None
+
+    def seats(self, code: str) -> dict[str, SeatRecord]:
+        rows = self._rows("SELECT seat, name, token_hash, invite_hash, extra FROM seats WHERE code = %s", (code,))
+        return {row[0]: SeatRecord(*row) for row in rows}
+
+    def save_seat(self, code: str, seat: SeatRecord, expect_token_hash: str | None) -> bool:
+        with self._pool.connection() as db, db.transaction():
+            # The table's row is the lock: a seat row that does not exist yet cannot be locked itself.
+            db.execute("SELECT 1 FROM tables WHERE code = %s FOR UPDATE", (code,))
+            row = db.execute("SELECT token_hash FROM seats WHERE code = %s AND seat = %s", (code, seat.seat)).fetchone()
+            if (row[0] if row else None) != expect_token_hash:
+                return False
+            db.execute(
+                "INSERT INTO seats VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (code, seat) DO UPDATE SET"
+                " name = excluded.name, token_hash = excluded.token_hash, invite_hash = excluded.invite_hash,"
+                " extra = excluded.extra",
+                (code, seat.seat, seat.name, seat.token_hash, seat.invite_hash, Jsonb(seat.extra)),
+            )
+            return True
+
+    def list_tables(self) -> list[TableSummary]:
+        rows = self._rows(
+            "SELECT code, game, created, updated, archived,"
+            " (SELECT count(*) FROM events WHERE events.code = tables.code)"
+            " FROM tables ORDER BY updated DESC"
+        )
+        return [TableSummary(*row) for row in rows]
+
+    def archive_idle(self, idle_since: float) -> list[str]:
+        rows = self._rows(
+            "UPDATE tables SET archived = true WHERE NOT archived AND updated < %s RETURNING code", (idle_since,)
+        )
+        return sorted(row[0] for row in rows)
+
+    def remove_archived(self, idle_since: float) -> list[str]:
+        rows = self._rows("DELETE FROM tables WHERE archived AND updated < %s RETURNING code", (idle_since,))
+        return sorted(row[0] for row in rows)
+
+    def close(self) -> None:
+        self._pool.close()

@@ -1,0 +1,28 @@
+"""gunicorn settings for Table Companion: `gunicorn -c deploy/gunicorn.conf.py 'companion:create_app()'`.
+
+Every open page holds a WebSocket for as long as it is open, so a worker must
+hold thousands of idle connections cheaply. gevent does (a greenlet per
+socket); gthread needs two OS threads per socket (the handler's and
+simple-websocket's reader) and refuses sockets beyond `threads`. The figures
+behind the choice are in bench/RESULTS.md. COMPANION_WORKER_CLASS=gthread
+switches back.
+"""
+
+import os
+
+bind = os.environ.get("COMPANION_BIND", "127.0.0.1:8000")
+worker_class = os.environ.get("COMPANION_WORKER_CLASS", "gevent")
+# Processes, not threads, use the cores: one per core. With several, set
+# COMPANION_DATABASE_URL and COMPANION_REDIS_URL (SQLite and the in-process hub serve one process).
+workers = int(os.environ.get("COMPANION_WORKERS", "1"))
+worker_connections = int(os.environ.get("COMPANION_WORKER_CONNECTIONS", "10000"))  # gevent: sockets per worker
+threads = int(os.environ.get("COMPANION_THREADS", "2500"))  # gthread: one per open socket, plus its reader thread
+# A page's socket is open for the whole game; only a worker that stops answering is restarted.
+timeout = 60
+graceful_timeout = 10
+keepalive = 5
+# No preload_app: the Redis listener thread is started by create_app and must start in each worker.
+accesslog = os.environ.get("COMPANION_ACCESS_LOG") or None
+errorlog = "-"
+# Behind nginx on the same host: trust its X-Forwarded-* headers.
+forwarded_allow_ips = os.environ.get("COMPANION_FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -1,0 +1,97 @@
+"""Fixtures: an app on a real SQLite file, and real server processes on loopback."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from companion import create_app
+
+TESTS = Path(__file__).resolve().parent
+SHARED = TESTS.parent.parent / "shared"
+TEST_GAMES = "tests.secret_notes"
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "EXTRA_GAMES": TEST_GAMES})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def service(app):
+    return app.extensions["companion"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class ServerProcess:
+    """`companion serve` in its own process on 127.0.0.1, which a test may kill -9 and start again."""
+
+    def __init__(self, data_dir: Path, env: dict | None = None, port: int | None = None):
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.env = {**os.environ, "PYTHONPATH": str(TESTS.parent), "COMPANION_EXTRA_GAMES": TEST_GAMES, **(env or {})}
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def log(self) -> Path:
+        return self.data_dir / "server.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--data-dir", str(self.data_dir)]
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=log)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/healthz", timeout=1).read()
+                return self
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError(self.log.read_text()) from None
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush: what a power cut or the OOM killer does."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = ServerProcess(tmp_path / "data").start()
+    yield running
+    running.stop()

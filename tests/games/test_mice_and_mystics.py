@@ -1,0 +1,617 @@
+"""Mice and Mystics companion: one test per rule of ../shared/rules/mice-and-mystics.md the app enforces."""
+
+import copy
+
+import pytest
+
+from companion.games.base import HOST, RuleError
+from companion.games.mice_and_mystics import game
+from companion.games.mice_and_mystics.mice import new_mouse
+from companion.rng import Rng
+
+
+class ScriptedRng:
+    """Dice and draws chosen by the test: shuffles keep their order unless told otherwise."""
+
+    def __init__(self, rolls=(), shuffle=None, samples=()):
+        self.rolls = list(rolls)
+        self.shuffle = shuffle
+        self.samples = list(samples)
+
+    def randint(self, a, b):
+        value = self.rolls.pop(0)
+        assert a <= value <= b
+        return value
+
+    def roll(self, sides=6):
+        return self.rolls.pop(0)
+
+    def shuffled(self, items):
+        return self.shuffle(list(items)) if self.shuffle else list(items)
+
+    def choice(self, items):
+        return list(items)[0]
+
+    def sample(self, items, k):
+        return self.samples.pop(0) if self.samples else list(items)[:k]
+
+
+def table(players=2, **options):
+    return game.setup({"players": players, **options}, ScriptedRng())
+
+
+def card(card_id):
+    if card_id in ("collin", "nez", "filch", "tilda", "lily", "maginos"):
+        return {"id": f"mouse:{card_id}", "kind": "mouse", "mouse": card_id}
+    if card_id.startswith("brodie:"):
+        return {"id": card_id, "kind": "minion", "group": "brodie", "face": card_id.removeprefix("brodie:")}
+    if "#" in card_id:
+        group, number = card_id.split("#")
+        return {"id": card_id, "kind": "leader", "group": group, "number": int(number), "wounds": 0}
+    return {"id": card_id, "kind": "minion", "group": card_id}
+
+
+def group(gid, figures=1, life=1, name=""):
+    kind = gid.split(":")[0]
+    return {"id": gid, "kind": kind, "name": name, "life": life, "figures": [0] * figures}
+
+
+def mouse(mouse_id, seat="player-1", life=5, **sheet):
+    return {**new_mouse(mouse_id, mouse_id, "", seat, life, "first ability"), **sheet}
+
+
+def chapter(track, mice=None, groups=(), turn=0, **extra):
+    """A chapter in play from a compact literal: the initiative track top to bottom."""
+    state = table(**extra.pop("options", {}))
+    ids = [c for c in track if card(c)["kind"] == "mouse"]
+    state.update(
+        phase="playing",
+        mice=mice if mice is not None else [mouse(m, seat=f"player-{1 + i % 2}") for i, m in enumerate(ids)],
+        track=[card(c) for c in track],
+        groups={g["id"]: g for g in groups},
+        turn=turn,
+        round=1,
+        **extra,
+    )
+    return state
+
+
+def do(state, *actions, actor=HOST, rng=None):
+    rng = rng or ScriptedRng()
+    for action in actions:
+        state = game.apply(state, actor, action, rng)
+    return state
+
+
+def order(state):
+    return [c["id"] for c in state["track"]]
+
+
+def active(state):
+    return state["track"][state["turn"]]["id"]
+
+
+# --- initiative track -------------------------------------------------------------------------------
+
+
+def test_cards_act_from_the_top_and_a_new_round_begins_after_the_last():
+    state = chapter(["collin", "rats", "nez"], groups=[group("rats", 2)])
+    state = do(state, {"type": "next"})
+    assert active(state) == "rats"
+    state = do(state, {"type": "next"}, {"type": "next"})
+    assert active(state) == "mouse:collin"
+    assert state["round"] == 2
+
+
+def test_the_chapter_starts_with_mice_and_minions_shuffled_from_slot_one():
+    state = do(
+        table(),
+        {"type": "add_mouse", "hero": "collin", "life": 5},
+        {"type": "add_mouse", "hero": "nez", "life": 6, "seat": "player-2"},
+        {"type": "add_minions", "minion": "rats", "figures": 3},
+        {"type": "start_chapter"},
+        rng=ScriptedRng(shuffle=lambda items: items[::-1]),
+    )
+    assert order(state) == ["rats", "mouse:nez", "mouse:collin"]
+    assert state["phase"] == "playing"
+    assert active(state) == "rats"
+    assert state["groups"]["rats"]["figures"] == [0, 0, 0]
+
+
+def test_a_new_encounter_with_no_minion_cards_left_reshuffles_the_whole_track():
+    state = chapter(["collin", "nez"], turn=1)
+    state = do(
+        state,
+        {"type": "reveal_encounter", "name": "Roaches", "surge": "2 roaches"},
+        {"type": "add_minions", "minion": "roaches", "figures": 2},
+        {"type": "place_minions"},
+        rng=ScriptedRng(shuffle=lambda items: [items[2], items[0], items[1]]),
+    )
+    assert order(state) == ["roaches", "mouse:collin", "mouse:nez"]
+    assert state["turn"] == 0
+
+
+def test_late_arrivals_go_to_the_next_free_slots_and_the_active_card_stays_up():
+    state = chapter(["collin", "rats", "nez"], groups=[group("rats")], turn=0)
+    state = do(
+        state,
+        {"type": "add_minions", "minion": "spiders", "life": 2},
+        {"type": "add_minions", "minion": "centipede", "life": 3},
+        {"type": "place_minions"},
+        rng=ScriptedRng(shuffle=lambda items: items[::-1]),
+    )
+    assert order(state) == ["mouse:collin", "rats", "mouse:nez", "centipede", "spiders"]
+    assert active(state) == "mouse:collin"
+
+
+def test_a_minion_type_already_on_the_track_gets_no_second_card():
+    state = chapter(["collin", "rats", "nez"], groups=[group("rats", 2)])
+    state = do(state, {"type": "add_minions", "minion": "rats", "figures": 3}, {"type": "place_minions"})
+    assert order(state) == ["mouse:collin", "rats", "mouse:nez"]
+    assert state["groups"]["rats"]["figures"] == [0] * 5
+
+
+def test_a_leader_adds_two_of_its_cards_drawn_at_random():
+    state = do(
+        table(),
+        {"type": "add_mouse", "hero": "tilda", "life": 5},
+        {"type": "add_minions", "minion": "leader", "name": "Captain Vurst", "cards": 4, "life": 3},
+        {"type": "start_chapter"},
+        rng=ScriptedRng(samples=[[4, 2]]),
+    )
+    assert order(state) == ["mouse:tilda", "leader:Captain Vurst#2", "leader:Captain Vurst#4"]
+
+
+def test_brodie_brings_both_his_cards_and_acts_twice_a_round():
+    state = chapter(["collin"])
+    state = do(state, {"type": "add_minions", "minion": "brodie", "life": 6}, {"type": "place_minions"})
+    assert sorted(order(state)) == ["brodie:chase", "brodie:pounce", "mouse:collin"]
+
+
+def test_a_late_leader_goes_to_the_bottom_and_rolls_for_its_first_card_only():
+    state = chapter(["collin", "rats", "nez"], groups=[group("rats")])
+    state = do(
+        state,
+        {"type": "add_minions", "minion": "leader", "name": "Vurst", "cards": 2, "life": 3},
+        {"type": "place_minions"},
+        rng=ScriptedRng(rolls=[2]),
+    )
+    assert order(state) == ["mouse:collin", "leader:Vurst#1", "rats", "mouse:nez", "leader:Vurst#2"]
+
+
+def test_an_ambush_moves_each_new_minion_card_up_by_its_roll_never_above_slot_one():
+    state = do(
+        table(),
+        {"type": "add_mouse", "hero": "collin", "life": 5},
+        {"type": "add_mouse", "hero": "nez", "life": 5},
+        {"type": "add_minions", "minion": "rats"},
+        {"type": "add_minions", "minion": "spiders", "life": 2},
+        {"type": "start_chapter", "ambush": True},
+        rng=ScriptedRng(rolls=[3, 1]),
+    )
+    # Laid out collin, nez, rats, spiders; rats roll 3 (stops at slot 1), then spiders roll 1.
+    assert order(state) == ["rats", "mouse:collin", "spiders", "mouse:nez"]
+    assert active(state) == "rats"
+    assert state["wheel"] == 0
+
+
+def test_an_ambush_can_take_the_physical_rolls():
+    state = chapter(["collin", "nez", "rats"], groups=[group("rats")], turn=1)
+    state = do(
+        state, {"type": "add_minions", "minion": "roaches"}, {"type": "place_minions", "ambush": True, "rolls": [2]}
+    )
+    assert order(state) == ["mouse:collin", "roaches", "mouse:nez", "rats"]
+    assert active(state) == "mouse:nez"
+
+
+def test_defeating_the_last_figure_removes_the_card_and_closes_the_gap():
+    state = chapter(["rats", "collin", "roaches"], groups=[group("rats", 2), group("roaches")], turn=1)
+    state = do(state, {"type": "defeat_minion", "card": "rats"})
+    assert order(state) == ["rats", "mouse:collin", "roaches"]
+    state = do(state, {"type": "defeat_minion", "card": "rats"})
+    assert order(state) == ["mouse:collin", "roaches"]
+    assert active(state) == "mouse:collin"
+    assert "rats" not in state["groups"]
+
+
+def test_wounds_stay_on_a_figure_until_they_reach_its_life():
+    state = chapter(["collin", "spiders"], groups=[group("spiders", 2, life=2)])
+    state = do(state, {"type": "wound_minion", "card": "spiders", "figure": 2, "count": 1})
+    assert state["groups"]["spiders"]["figures"] == [0, 1]
+    state = do(state, {"type": "wound_minion", "card": "spiders", "figure": 2, "count": 1})
+    assert state["groups"]["spiders"]["figures"] == [0]
+
+
+def test_a_leader_is_defeated_only_when_its_last_card_is_removed():
+    vurst = group("leader:Vurst", life=2, name="Vurst")
+    state = chapter(["collin", "leader:Vurst#1", "leader:Vurst#3"], groups=[vurst])
+    state = do(state, {"type": "wound_minion", "card": "leader:Vurst#3", "count": 2})
+    assert order(state) == ["mouse:collin", "leader:Vurst#1"]
+    assert "leader:Vurst" in state["groups"]
+    state = do(state, {"type": "wound_minion", "card": "leader:Vurst#1", "count": 1})
+    assert state["track"][1]["wounds"] == 1
+    state = do(state, {"type": "defeat_minion", "card": "leader:Vurst#1"})
+    assert order(state) == ["mouse:collin"]
+    assert state["groups"] == {}
+
+
+def test_a_captured_mouse_keeps_its_card_and_is_skipped_while_minions_are_on_the_board():
+    state = chapter(["collin", "nez", "rats"], groups=[group("rats")])
+    state["mice"][1]["captured"] = True
+    state = do(state, {"type": "next"})
+    assert active(state) == "rats"
+    assert "mouse:nez" in order(state)
+
+
+def test_a_captured_mouse_is_rescued_at_its_turn_when_no_minions_are_on_the_board():
+    state = chapter(["collin", "nez"])
+    state["mice"][1]["captured"] = True
+    state = do(state, {"type": "next"})
+    assert active(state) == "mouse:nez"
+    assert state["mice"][1]["captured"] is False
+
+
+def test_the_minions_are_run_by_the_lowest_mouse_and_defended_by_the_player_to_the_left():
+    state = chapter(["collin", "rats", "nez"], groups=[group("rats")], turn=0)
+    view = game.view(state, None)
+    assert view["minions_player"] == "player-2"
+    assert view["defence_roller"] == "player-2"
+    view = game.view(do(state, {"type": "next"}), None)
+    assert view["defence_roller"] == "player-1"
+
+
+# --- cheese wheel and surges ------------------------------------------------------------------------
+
+
+def test_each_cheese_a_minion_rolls_goes_on_the_wheel():
+    state = do(chapter(["collin", "rats"], groups=[group("rats")]), {"type": "add_cheese", "count": 2})
+    assert state["wheel"] == 2
+
+
+def test_brodies_cheese_never_goes_on_the_wheel():
+    with pytest.raises(RuleError):
+        do(chapter(["collin", "brodie:pounce"]), {"type": "add_cheese", "minion": "brodie"})
+
+
+def test_a_greedy_roach_puts_stolen_cheese_on_the_wheel():
+    state = chapter(["collin", "roaches"], groups=[group("roaches")], wheel=1)
+    state["mice"][0]["cheese"] = 2
+    state = do(state, {"type": "steal_cheese", "mouse": "collin", "count": 3})
+    assert state["mice"][0]["cheese"] == 0
+    assert state["wheel"] == 3
+
+
+def test_time_running_out_adds_a_cheese_after_the_last_mouse_when_no_minions_are_on_the_board():
+    state = do(chapter(["collin", "nez"], turn=1), {"type": "next"})
+    assert state["wheel"] == 1
+    assert active(state) == "mouse:collin"
+
+
+def test_time_running_out_adds_nothing_while_minions_are_on_the_board():
+    state = do(chapter(["collin", "nez", "rats"], groups=[group("rats")], turn=1), {"type": "next"})
+    assert state["wheel"] == 0
+
+
+def test_time_running_out_waits_for_the_last_mouse_not_the_first():
+    state = do(chapter(["collin", "nez"], turn=0), {"type": "next"})
+    assert state["wheel"] == 0
+
+
+@pytest.mark.parametrize("cheese", [1, 2])
+def test_a_surge_comes_at_six_or_more_cheese_and_empties_the_wheel(cheese):
+    state = chapter(["collin", "rats"], groups=[group("rats")], wheel=5, hourglass=2, end_page=6)
+    state = do(state, {"type": "add_cheese", "count": cheese})
+    assert state["wheel"] == 0
+    assert state["hourglass"] == 3
+    assert state["surge"]["cheese"] == 5 + cheese
+    assert state["banner"]["msg"].startswith("Surge!")
+
+
+def test_five_cheese_is_no_surge():
+    state = do(chapter(["collin", "rats"], groups=[group("rats")], wheel=4), {"type": "add_cheese"})
+    assert state["wheel"] == 5
+    assert state["surge"] is None
+
+
+def test_the_chapters_special_surge_wins_over_the_encounter_card():
+    encounter = {"name": "Spiders", "surge": "1 spider"}
+    state = chapter(["collin"], wheel=5, special_surge="Two rats from the drain", encounter=encounter)
+    state = do(state, {"type": "add_cheese"})
+    assert state["surge"]["source"] == "special"
+    assert state["surge"]["text"] == "Two rats from the drain"
+    assert state["encounter"] == encounter
+
+
+def test_the_face_up_encounter_card_surges_once_and_is_then_discarded():
+    state = chapter(["collin"], wheel=5, encounter={"name": "Spiders", "surge": "1 spider"})
+    state = do(state, {"type": "add_cheese"})
+    assert state["surge"]["source"] == "encounter"
+    assert state["surge"]["text"] == "1 spider"
+    assert state["encounter"] is None
+    state = do(state, {"type": "add_cheese", "count": 6})
+    assert state["surge"]["source"] == "none"
+    assert state["hourglass"] == 3
+
+
+def test_time_running_out_can_trigger_a_surge():
+    state = do(chapter(["collin", "nez"], turn=1, wheel=5), {"type": "next"})
+    assert state["surge"]["source"] == "none"
+    assert state["wheel"] == 0
+
+
+# --- story track ------------------------------------------------------------------------------------
+
+
+def test_the_chapter_is_lost_when_the_hourglass_reaches_the_chapter_end_marker():
+    state = chapter(["collin", "rats"], groups=[group("rats")], wheel=5, hourglass=5, end_page=6)
+    state = do(state, {"type": "add_cheese"})
+    assert state["phase"] == "lost"
+    assert game.outcome(state) == {"winners": [], "summary": game.outcome(state)["summary"]}
+    with pytest.raises(RuleError):
+        do(state, {"type": "next"})
+
+
+def test_the_hourglass_one_page_before_the_end_is_not_yet_lost():
+    state = do(chapter(["collin"], hourglass=4, end_page=6), {"type": "move_hourglass", "pages": 1})
+    assert state["phase"] == "playing"
+    assert game.outcome(state) is None
+
+
+def test_the_chapter_is_won_when_the_players_mark_its_goals_done():
+    state = do(chapter(["collin", "nez"]), {"type": "goals_done"})
+    assert game.outcome(state)["winners"] == ["player-1", "player-2"]
+
+
+def test_the_hourglass_and_end_marker_start_where_the_chapter_says():
+    state = do(table(), {"type": "set_chapter", "chapter": 3, "hourglass_page": 2, "end_page": 8})
+    assert (state["chapter"], state["hourglass"], state["end_page"]) == (3, 2, 8)
+    with pytest.raises(RuleError):
+        do(table(), {"type": "set_chapter", "hourglass_page": 6, "end_page": 6})
+
+
+# --- mouse sheets -----------------------------------------------------------------------------------
+
+
+def test_a_mouse_is_captured_when_its_wounds_reach_its_life():
+    state = chapter(["collin", "rats"], groups=[group("rats")], hourglass=2)
+    state["mice"][0].update(cheese=4, statuses=["webbed"], poison=1)
+    state = do(state, {"type": "wound_mouse", "mouse": "collin", "count": 4})
+    sheet = state["mice"][0]
+    assert sheet["captured"] is True
+    assert (sheet["cheese"], sheet["wounds"], sheet["poison"], sheet["statuses"]) == (0, 0, 0, [])
+    assert state["hourglass"] == 3
+    assert "mouse:collin" in order(state)
+
+
+def test_normal_healing_leaves_poison_wounds():
+    state = chapter(["collin"])
+    state["mice"][0].update(wounds=2, poison=1)
+    state = do(state, {"type": "heal_mouse", "mouse": "collin", "count": 3})
+    assert (state["mice"][0]["wounds"], state["mice"][0]["poison"]) == (0, 1)
+
+
+def test_levelling_up_costs_six_cheese():
+    state = chapter(["collin"])
+    state["mice"][0]["cheese"] = 7
+    state = do(state, {"type": "level_up", "mouse": "collin", "ability": "Shield Bash"})
+    assert state["mice"][0]["cheese"] == 1
+    assert state["mice"][0]["abilities"] == ["first ability", "Shield Bash"]
+    with pytest.raises(RuleError):
+        do(state, {"type": "level_up", "mouse": "collin", "ability": "Another"})
+
+
+def test_a_backpack_holds_at_most_three_cards_besides_tricks():
+    state = do(chapter(["collin"]), {"type": "set_backpack", "mouse": "collin", "count": 3})
+    assert state["mice"][0]["backpack"] == 3
+    with pytest.raises(RuleError):
+        do(state, {"type": "set_backpack", "mouse": "collin", "count": 4})
+
+
+def test_statuses_go_on_and_off_and_a_charm_wears_off_at_the_end_of_the_turn():
+    state = chapter(["collin", "nez", "rats"], groups=[group("rats")])
+    state = do(
+        state,
+        {"type": "set_status", "mouse": "collin", "status": "webbed"},
+        {"type": "set_status", "mouse": "collin", "status": "charmed"},
+    )
+    assert state["mice"][0]["statuses"] == ["webbed", "charmed"]
+    state = do(state, {"type": "next"})
+    assert state["mice"][0]["statuses"] == ["webbed"]
+
+
+def test_a_player_acts_only_for_their_own_mice_but_anyone_can_act_for_the_minions():
+    state = chapter(["collin", "nez", "rats"], groups=[group("rats")])
+    with pytest.raises(RuleError):
+        do(state, {"type": "mouse_cheese", "mouse": "nez", "count": 1}, actor="player-1")
+    state = do(state, {"type": "mouse_cheese", "mouse": "collin", "count": 2}, actor="player-1")
+    state = do(state, {"type": "add_cheese"}, {"type": "next"}, actor="player-2")
+    assert (state["mice"][0]["cheese"], state["wheel"], active(state)) == (2, 1, "mouse:nez")
+
+
+# --- individual achievements ------------------------------------------------------------------------
+
+
+def achievers(track=("collin", "nez", "rats"), **extra):
+    return chapter(list(track), groups=[group("rats")], options={"achievements": True}, **extra)
+
+
+def test_achievements_are_off_unless_the_table_plays_them():
+    with pytest.raises(RuleError):
+        do(chapter(["collin"]), {"type": "award", "mouse": "collin", "achievement": "cheese_master"})
+
+
+@pytest.mark.parametrize(
+    ("achievement", "end_page"),
+    [("cheese_master", 7), ("roach_slayer", 7), ("cat_tamer", 6), ("poison_resistance", 6)],
+)
+def test_achievements_move_the_chapter_end_marker_where_the_digest_says(achievement, end_page):
+    state = do(achievers(end_page=6), {"type": "award", "mouse": "collin", "achievement": achievement})
+    assert state["end_page"] == end_page
+    assert state["achievements"] == {achievement: "collin"}
+
+
+def test_each_achievement_goes_only_to_the_first_mouse():
+    state = do(achievers(), {"type": "award", "mouse": "collin", "achievement": "cheese_master"})
+    with pytest.raises(RuleError):
+        do(state, {"type": "award", "mouse": "nez", "achievement": "cheese_master"})
+
+
+def test_a_second_capture_earns_prisoner_and_a_third_is_rescued_at_once():
+    state = achievers(hourglass=1, end_page=9)
+    state["mice"][0]["captures"] = 1
+    state = do(state, {"type": "capture_mouse", "mouse": "collin"})
+    assert state["achievements"] == {"prisoner": "collin"}
+    assert (state["hourglass"], state["end_page"]) == (2, 10)
+    state["mice"][0]["captured"] = False
+    state = do(state, {"type": "capture_mouse", "mouse": "collin"})
+    assert state["mice"][0]["captured"] is False
+    assert state["hourglass"] == 3
+
+
+def test_a_mouse_captured_with_poison_earns_poison_resistance_and_its_poison_then_counts_as_wounds():
+    state = achievers()
+    state["mice"][0]["poison"] = 1
+    state = do(state, {"type": "wound_mouse", "mouse": "collin", "count": 4})
+    assert state["achievements"] == {"poison_resistance": "collin"}
+    state["mice"][0]["captured"] = False
+    state = do(state, {"type": "wound_mouse", "mouse": "collin", "count": 1, "poison": True})
+    assert (state["mice"][0]["wounds"], state["mice"][0]["poison"]) == (1, 0)
+
+
+# --- campaign ---------------------------------------------------------------------------------------
+
+
+def test_the_campaign_carries_abilities_and_one_search_card_into_the_next_chapter():
+    state = chapter(["collin", "nez"], options={"campaign": True, "achievements": True})
+    state["mice"][0].update(cheese=5, wounds=2, backpack=3, statuses=["stunned"], abilities=["A", "B"])
+    state = do(
+        state,
+        {"type": "award", "mouse": "collin", "achievement": "cat_tamer"},
+        {"type": "carry_card", "mouse": "collin", "card": "Lucky Charm"},
+        {"type": "goals_done"},
+    )
+    assert game.outcome(state) is None
+    state = do(state, {"type": "next_chapter"})
+    sheet = state["mice"][0]
+    assert (sheet["abilities"], sheet["search_card"]) == (["A", "B"], "Lucky Charm")
+    assert (sheet["cheese"], sheet["wounds"], sheet["backpack"], sheet["statuses"]) == (0, 0, 0, [])
+    assert state["achievements"] == {}
+    assert (state["phase"], state["chapter"], state["chapters"]) == ("setup", 2, [{"chapter": 1, "result": "won"}])
+    state = do(state, {"type": "start_chapter"})
+    assert sorted(order(state)) == ["mouse:collin", "mouse:nez"]
+
+
+def test_a_single_chapter_table_has_no_next_chapter():
+    with pytest.raises(RuleError):
+        do(do(chapter(["collin"]), {"type": "goals_done"}), {"type": "next_chapter"})
+
+
+# --- platform contract ------------------------------------------------------------------------------
+
+
+def test_apply_does_not_change_the_state_it_was_given():
+    state = chapter(["collin", "rats"], groups=[group("rats")], wheel=5)
+    frozen = copy.deepcopy(state)
+    do(state, {"type": "add_cheese"}, {"type": "next"})
+    assert state == frozen
+
+
+def test_next_is_refused_when_stale_and_one_tap_counters_are_concurrent():
+    assert "next" not in game.concurrent
+    assert "add_cheese" in game.concurrent
+
+
+def test_undo_across_a_surge_restores_the_wheel_and_hourglass_and_replays_the_same():
+    state = chapter(["collin", "rats"], groups=[group("rats")], wheel=4, encounter={"name": "Rats", "surge": "3 rats"})
+    before = state
+    after = game.apply(before, HOST, {"type": "add_cheese", "count": 3}, Rng("seed", 7))
+    restored = game.undo(before, after, {"type": "add_cheese", "count": 3})
+    assert (restored["wheel"], restored["hourglass"], restored["encounter"]) == (4, 1, before["encounter"])
+    again = game.apply(restored, HOST, {"type": "add_cheese", "count": 3}, Rng("seed", 7))
+    assert again == after
+
+
+def test_the_display_shows_the_track_wheel_story_and_mice_and_a_seat_sees_its_own_turn():
+    state = chapter(["collin", "rats", "nez"], groups=[group("rats")], wheel=3, hourglass=2, end_page=6)
+    display = game.view(state, None)
+    assert [entry["active"] for entry in display["track"]] == [True, False, False]
+    assert display["cheese_wheel"] == {"cheese": 3, "surge_at": 6}
+    assert display["story"] == {"hourglass": 2, "end_page": 6, "pages_left": 4}
+    assert [m["id"] for m in display["mice"]] == ["collin", "nez"]
+    first, second = game.view(state, "player-1"), game.view(state, "player-2")
+    assert (first["your_turn"], second["your_turn"]) == (True, False)
+    assert [m["id"] for m in first["my_mice"]] == ["collin"]
+    assert game.view(do(state, {"type": "next"}), "player-2")["up_next"] is True
+
+
+def test_history_lines_speak_the_players_words():
+    state = chapter(["collin", "rats"], groups=[group("rats")], wheel=5)
+    after = do(state, {"type": "add_cheese"}, actor="player-1")
+    lines = game.describe(state, after, "player-1", {"type": "add_cheese"})
+    assert lines[0]["msg"] == "%(actor)s adds %(count)s cheese to the cheese wheel."
+    assert any(line["msg"].startswith("Surge!") for line in lines)
+    assert all(line["seats"] is None for line in lines)
+
+
+# --- dice helper ------------------------------------------------------------------------------------
+
+
+def test_the_dice_helper_shows_a_symbol_and_a_movement_number_per_die():
+    state = chapter(["collin"], options={"dice_helper": True})
+    state = do(state, {"type": "roll_dice", "count": 3}, rng=Rng("dice", 1))
+    faces = game.view(state, None)["dice"]["faces"]
+    assert len(faces) == 3
+    assert all(f["symbol"] in {"sword", "bow", "shield", "cheese", "star"} and 1 <= f["move"] <= 3 for f in faces)
+
+
+def test_the_dice_helper_is_off_unless_the_table_wants_it():
+    with pytest.raises(RuleError):
+        do(chapter(["collin"]), {"type": "roll_dice", "count": 1})
+
+
+# --- a whole chapter --------------------------------------------------------------------------------
+
+
+def test_a_whole_scripted_chapter():
+    rng = ScriptedRng()
+    state = do(
+        table(players=2),
+        {"type": "set_chapter", "chapter": 1, "hourglass_page": 1, "end_page": 6},
+        {"type": "add_mouse", "hero": "collin", "life": 5},
+        {"type": "add_mouse", "hero": "custom", "name": "Whisker", "life": 4, "seat": "player-2"},
+        {"type": "add_minions", "minion": "rats", "figures": 2},
+        {"type": "start_chapter"},
+        rng=rng,
+    )
+    assert order(state) == ["mouse:collin", "mouse:mouse-1", "rats"]
+    # Round 1: Collin fights, rats roll cheese; a rat falls.
+    state = do(state, {"type": "mouse_cheese", "mouse": "collin", "count": 1}, actor="player-1")
+    state = do(state, {"type": "defeat_minion", "card": "rats"}, {"type": "next"}, {"type": "next"}, actor="player-2")
+    state = do(state, {"type": "add_cheese", "count": 5}, {"type": "next"}, actor="player-2")
+    assert (state["round"], active(state), state["wheel"]) == (2, "mouse:collin", 5)
+    # Round 2: the last rat falls; time runs out after Whisker and the wheel surges.
+    state = do(state, {"type": "defeat_minion", "card": "rats"}, {"type": "next"}, {"type": "next"})
+    assert state["hourglass"] == 2
+    assert state["surge"]["source"] == "none"
+    # A new room: roaches ambush.
+    state = do(
+        state,
+        {"type": "reveal_encounter", "name": "Roaches", "surge": "2 roaches"},
+        {"type": "add_minions", "minion": "roaches", "figures": 2},
+        {"type": "place_minions", "ambush": True, "rolls": [3]},
+    )
+    assert order(state) == ["roaches", "mouse:collin", "mouse:mouse-1"]
+    state = do(state, {"type": "add_cheese", "count": 6})
+    assert (state["hourglass"], state["encounter"], state["surge"]["text"]) == (3, None, "2 roaches")
+    state = do(state, {"type": "defeat_minion", "card": "roaches"}, {"type": "defeat_minion", "card": "roaches"})
+    state = do(state, {"type": "goals_done"})
+    assert game.outcome(state)["winners"] == ["player-1", "player-2"]
+
+
+# --- translations -----------------------------------------------------------------------------------
+
+
+def test_czech_and_dutch_strings_are_complete():
+    from companion.catalogs import missing
+
+    assert [line for line in missing() if "mice_and_mystics" in line] == []

@@ -1,0 +1,39 @@
+"""A tiny JSON client for tests against real server processes (standard library only)."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import websocket
+
+
+def call(base: str, method: str, path: str, body=None, token: str | None = None) -> tuple[int, dict]:
+    request = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def open_table(base: str, game: str = "secret-notes", options: dict | None = None, seats=()) -> dict:
+    """A table with the named seats taken: {"code", "host", seat id: token}."""
+    status, created = call(base, "POST", "/api/tables", {"game": game, "options": options or {}})
+    assert status == 201, created
+    table = {"code": created["code"], "host": created["host_token"]}
+    for seat in seats:
+        status, claimed = call(base, "POST", f"/api/tables/{table['code']}/seats", {"seat": seat, "name": seat})
+        assert status == 201, claimed
+        table[seat] = claimed["token"]
+    return table
+
+
+def socket(base: str, code: str, token: str | None, query: str = "format=json&since=-1") -> websocket.WebSocket:
+    url = base.replace("http", "ws", 1) + f"/t/{code}/ws?{query}"
+    headers = [f"Authorization: Bearer {token}"] if token else []
+    return websocket.create_connection(url, header=headers, timeout=10)

@@ -1,0 +1,81 @@
+"""Every byte a seat receives, gathered from every channel, to prove that secrets stay with their seat.
+
+Games reuse this: open a table on a real server, let `Table` take the seats,
+play, and after every step call `received()` and check what each screen got.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import websocket
+
+from tests.http import call, open_table, socket
+
+DISPLAY = "display"
+
+
+class Table:
+    """One table on a real server, with a phone per seat and a display, each listening on two sockets."""
+
+    def __init__(self, base: str, game: str, options: dict, seats: list[str]):
+        self.base = base
+        created = open_table(base, game, options, seats)
+        self.code, self.host = created["code"], created["host"]
+        self.tokens = {seat: created[seat] for seat in seats}
+        self.sockets: dict[str, list[websocket.WebSocket]] = {}
+        for viewer, token in [*self.tokens.items(), (DISPLAY, None)]:
+            view = "seat" if token else "display"
+            self.sockets[viewer] = [
+                socket(base, self.code, token, f"format=json&since=-1&view={view}"),
+                socket(base, self.code, token, f"since=-1&view={view}"),
+            ]
+        self.responses: dict[str, list[str]] = {viewer: [] for viewer in self.sockets}
+
+    def act(self, seat: str, action: dict) -> tuple[int, dict]:
+        """Send an action as a seat (or "host"); its answer counts as received by that seat."""
+        token = self.host if seat == "host" else self.tokens[seat]
+        status, body = call(self.base, "POST", f"/api/tables/{self.code}/actions", action, token)
+        self.responses[DISPLAY if seat == "host" else seat].append(json.dumps(body))
+        return status, body
+
+    def received(self) -> dict[str, str]:
+        """Everything each screen has received since the last call: frames, pages, fragments, JSON, errors."""
+        got = {viewer: self.responses[viewer] + self._drain(viewer) + self._fetch(viewer) for viewer in self.sockets}
+        self.responses = {viewer: [] for viewer in self.sockets}
+        return {viewer: "\n".join(parts) for viewer, parts in got.items()}
+
+    def _drain(self, viewer: str) -> list[str]:
+        frames = []
+        for ws in self.sockets[viewer]:
+            ws.settimeout(0.05)  # pushes are sent before the action is answered
+            try:
+                while True:
+                    frames.append(ws.recv())
+            except websocket.WebSocketTimeoutException:
+                pass
+        return frames
+
+    def _fetch(self, viewer: str) -> list[str]:
+        token = self.tokens.get(viewer)
+        cookie = f"seat_{self.code}={token}" if token else f"host_{self.code}={self.host}"
+        view = "seat" if token else "display"
+        pages = [f"/t/{self.code}/{view}", f"/t/{self.code}/live?view={view}", f"/t/{self.code}"]
+        texts = [self._get(path, cookie) for path in pages]
+        status, body = call(self.base, "GET", f"/api/tables/{self.code}/view", token=token or self.host)
+        return [*texts, json.dumps(body)]
+
+    def _get(self, path: str, cookie: str) -> str:
+        request = urllib.request.Request(self.base + path, headers={"Cookie": cookie})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.read().decode()
+
+    def close(self) -> None:
+        for pair in self.sockets.values():
+            for ws in pair:
+                ws.close()

@@ -1,0 +1,136 @@
+"""The JSON API: the documented endpoints, and bad input of any kind answered with a clear 4xx."""
+
+import pytest
+
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def table(client):
+    created = client.post("/api/tables", json={"game": "secret-notes", "options": {"players": 2}})
+    assert created.status_code == 201
+    body = created.get_json()
+    seat = client.post(f"/api/tables/{body['code']}/seats", json={"seat": "player-1", "name": "Anna"})
+    assert seat.status_code == 201
+    return body["code"], body["host_token"], seat.get_json()["token"]
+
+
+def test_healthz(client):
+    assert client.get("/healthz").get_json() == {"ok": True}
+
+
+def test_games_lists_every_game_with_its_seats_and_options(client):
+    games = {g["id"]: g for g in client.get("/api/games").get_json()["games"]}
+    notes = games["secret-notes"]
+    assert [s["id"] for s in notes["seats"]] == ["player-1", "player-2", "player-3"]
+    assert notes["options"][0]["name"] == "players"
+
+
+def test_creating_a_table_returns_its_code_token_and_urls(client):
+    body = client.post("/api/tables", json={"game": "secret-notes"}).get_json()
+    assert set(body) == {"code", "host_token", "join_url", "display_url"}
+    assert body["join_url"].endswith(f"/t/{body['code']}")
+
+
+def test_an_action_returns_the_seats_own_view(client, table):
+    code, _host, token = table
+    answer = client.post(f"/api/tables/{code}/actions", json={"type": "write", "note": "hi"}, headers=bearer(token))
+    assert answer.status_code == 200
+    assert answer.get_json()["seq"] == 1
+    assert answer.get_json()["view"]["my_note"] == "hi"
+
+
+def test_the_host_token_alone_gets_the_public_display_view(client, table):
+    code, host, token = table
+    client.post(f"/api/tables/{code}/actions", json={"type": "write", "note": "hi"}, headers=bearer(token))
+    view = client.get(f"/api/tables/{code}/view", headers=bearer(host)).get_json()
+    assert view["seat"] is None
+    assert view["view"]["my_note"] is None
+
+
+def test_a_retried_action_returns_the_first_result(client, table):
+    code, _host, token = table
+    body = {"type": "write", "note": "hi", "client_action_id": "same"}
+    first = client.post(f"/api/tables/{code}/actions", json=body, headers=bearer(token)).get_json()
+    again = client.post(f"/api/tables/{code}/actions", json=body, headers=bearer(token)).get_json()
+    assert (first["applied_seq"], first["repeated"]) == (1, False)
+    assert (again["applied_seq"], again["repeated"]) == (1, True)
+
+
+def test_the_host_can_undo(client, table):
+    code, host, token = table
+    client.post(f"/api/tables/{code}/actions", json={"type": "write", "note": "hi"}, headers=bearer(token))
+    undone = client.post(f"/api/tables/{code}/undo", json={"seen_seq": 1}, headers=bearer(host))
+    assert undone.status_code == 200
+    assert undone.get_json()["view"]["written"] == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "headers", "status", "code"),
+    [
+        ("get", "/api/tables/ZZZZZZ/view", None, "seat", 404, "not_found"),
+        ("get", "/api/tables/{code}/view", None, None, 401, "unauthorized"),
+        ("get", "/api/tables/{code}/view", None, "forged", 403, "forbidden"),
+        ("post", "/api/tables/{code}/actions", "not json", "seat", 400, "bad_request"),
+        ("post", "/api/tables/{code}/actions", [1, 2], "seat", 400, "bad_request"),
+        ("post", "/api/tables/{code}/actions", {"type": "fly"}, "seat", 400, "bad_request"),
+        ("post", "/api/tables/{code}/actions", {"type": "write", "note": 7}, "seat", 400, "bad_request"),
+        ("post", "/api/tables/{code}/actions", {"type": "write", "note": "x", "seen_seq": "1"}, "seat", 400,
+         "bad_request"),
+        ("post", "/api/tables/{code}/actions", {"type": "next_round"}, "seat", 422, "illegal_action"),
+        ("post", "/api/tables/{code}/undo", {}, "seat", 403, "forbidden"),
+        ("post", "/api/tables/{code}/undo", {}, "host", 409, "conflict"),
+        ("post", "/api/tables", {"game": "chess"}, None, 404, "not_found"),
+        ("post", "/api/tables", {"game": "secret-notes", "options": {"players": 99}}, None, 400, "bad_request"),
+        ("post", "/api/tables", {"game": "secret-notes", "options": "many"}, None, 400, "bad_request"),
+        ("post", "/api/tables/{code}/seats", {"seat": "player-9", "name": "X"}, None, 404, "not_found"),
+        ("post", "/api/tables/{code}/seats", {"seat": "player-1", "name": "X"}, None, 409, "conflict"),
+        ("post", "/api/tables/{code}/seats", {"seat": "player-2", "name": "   "}, None, 400, "bad_request"),
+        ("post", "/api/tables/{code}/seats", {"seat": 2}, None, 400, "bad_request"),
+        ("delete", "/api/tables", None, None, 405, "method_not_allowed"),
+        ("get", "/api/nothing-here", None, None, 404, "not_found"),
+    ],
+)
+def test_bad_input_gets_a_clear_4xx_never_a_500(client, table, method, path, body, headers, status, code):
+    table_code, host, token = table
+    auth = {"seat": bearer(token), "host": bearer(host), "forged": bearer("forged"), None: {}}[headers]
+    kwargs = {"data": body} if isinstance(body, str) else {"json": body} if body is not None else {}
+    answer = getattr(client, method)(path.format(code=table_code), headers=auth, **kwargs)
+    assert answer.status_code == status
+    error = answer.get_json()["error"]
+    assert error["code"] == code
+    assert error["message"] and "Traceback" not in error["message"]
+
+
+def test_error_messages_follow_the_language(client, table):
+    code, _host, _token = table
+    answer = client.get(f"/api/tables/{code}/view", headers={"Accept-Language": "cs"})
+    assert answer.status_code == 401
+    assert answer.get_json()["error"]["message"] != "Send your seat or host token as a Bearer token."
+
+
+def test_table_creation_is_rate_limited(app):
+    app.extensions["companion.limits"]["tables"].limit = 3
+    client = app.test_client()
+    statuses = [client.post("/api/tables", json={"game": "secret-notes"}).status_code for _ in range(4)]
+    assert statuses == [201, 201, 201, 429]
+
+
+def test_seat_claims_are_rate_limited(app, client):
+    app.extensions["companion.limits"]["seats"].limit = 2
+    code = client.post("/api/tables", json={"game": "secret-notes", "options": {"players": 6}}).get_json()["code"]
+    statuses = [client.post(f"/api/tables/{code}/seats", json={"seat": f"player-{n}", "name": "X"}).status_code
+                for n in range(1, 4)]
+    assert statuses == [201, 201, 429]
+
+
+def test_the_openapi_document_describes_every_games_actions(client):
+    document = client.get("/api/openapi.json").get_json()
+    assert document["openapi"].startswith("3.")
+    assert "/api/tables/{code}/actions" in document["paths"]
+    for game in client.get("/api/games").get_json()["games"]:
+        for action in game["actions"]:
+            assert f"{game['id']}.{action}" in document["components"]["schemas"]

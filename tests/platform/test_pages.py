@@ -1,0 +1,176 @@
+"""The HTML pages: lobby, join, seat, display, CSRF, headers, languages and the host's tools."""
+
+import re
+
+import pytest
+
+
+def csrf(client, path="/"):
+    page = client.get(path).get_data(as_text=True)
+    return re.search(r'data-csrf="([^"]+)"', page).group(1)
+
+
+def open_table(client, players=2):
+    token = csrf(client)
+    answer = client.post("/tables", data={"game": "secret-notes", "players": players, "csrf_token": token})
+    assert answer.status_code == 302
+    return answer.headers["Location"].split("/")[2]
+
+
+def take_seat(client, code, seat, name):
+    answer = client.post(f"/t/{code}/seats", data={"seat": seat, "name": name, "csrf_token": csrf(client)})
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    return answer
+
+
+def test_the_lobby_lists_the_games_with_an_options_form(client):
+    page = client.get("/").get_data(as_text=True)
+    assert "Secret notes" in page
+    assert 'name="players"' in page
+
+
+def test_opening_a_table_makes_this_device_the_host(client):
+    code = open_table(client)
+    assert client.get_cookie(f"host_{code}") is not None
+    display = client.get(f"/t/{code}/display").get_data(as_text=True)
+    assert code in display
+    assert "Undo the last action" not in display  # nothing to undo yet
+    assert 'id="host-panel"' in display
+
+
+def test_the_join_qr_code_is_an_svg_of_the_join_url(client):
+    code = open_table(client)
+    answer = client.get(f"/t/{code}/qr.svg")
+    assert answer.mimetype == "image/svg+xml"
+    assert b"<svg" in answer.data
+
+
+def test_a_phone_takes_a_seat_and_a_rescan_lands_back_in_it(client, app):
+    code = open_table(client)
+    phone = app.test_client()
+    take_seat(phone, code, "player-1", "Anna")
+    assert phone.get(f"/t/{code}").headers["Location"].endswith(f"/t/{code}/seat")
+    page = phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert "You are Anna" in page
+
+
+def test_player_names_are_shown_escaped(client, app):
+    code = open_table(client)
+    phone = app.test_client()
+    take_seat(phone, code, "player-1", "<script>alert(1)</script>")
+    page = phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;" in page
+
+
+def test_a_form_without_the_csrf_token_is_refused(client):
+    answer = client.post("/tables", data={"game": "secret-notes"})
+    assert answer.status_code == 403
+
+
+def test_pages_send_a_strict_content_security_policy(client):
+    policy = client.get("/").headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy
+
+
+def test_cookies_are_samesite_and_httponly(client):
+    code = open_table(client)
+    cookie = client.get_cookie(f"host_{code}")
+    assert cookie.http_only
+    assert cookie.same_site == "Lax"
+
+
+@pytest.mark.parametrize(("lang", "word"), [("cs", "Otevřít stůl"), ("nl", "Tafel openen")])
+def test_the_language_can_be_switched_per_device(client, lang, word):
+    assert word in client.get(f"/?lang={lang}").get_data(as_text=True)
+    assert word in client.get("/").get_data(as_text=True)  # remembered in a cookie
+
+
+def test_the_language_follows_the_browser(client):
+    page = client.get("/", headers={"Accept-Language": "nl-BE,nl;q=0.9"}).get_data(as_text=True)
+    assert 'lang="nl"' in page
+
+
+def test_an_action_form_answers_with_the_fresh_live_part(client, app):
+    code = open_table(client)
+    phone = app.test_client()
+    take_seat(phone, code, "player-1", "Anna")
+    token = csrf(phone, f"/t/{code}/seat")
+    answer = phone.post(f"/t/{code}/act", data={"type": "write", "note": "hello", "seen_seq": 0},
+                        headers={"HX-Request": "true", "X-CSRF-Token": token})
+    assert answer.status_code == 200
+    assert 'data-seq="1"' in answer.get_data(as_text=True)
+
+
+def test_a_refused_action_shows_a_clear_notice_and_the_current_state(client, app):
+    code = open_table(client)
+    phone = app.test_client()
+    take_seat(phone, code, "player-1", "Anna")
+    token = csrf(phone, f"/t/{code}/seat")
+    answer = phone.post(f"/t/{code}/act", data={"type": "next_round", "seen_seq": 0},
+                        headers={"HX-Request": "true", "X-CSRF-Token": token})
+    assert answer.status_code == 422
+    body = answer.get_data(as_text=True)
+    assert "Wait until every note is in." in body
+    assert 'id="live"' in body
+
+
+def test_the_host_undoes_with_a_confirm_step(client, app):
+    code = open_table(client)
+    phone = app.test_client()
+    take_seat(phone, code, "player-1", "Anna")
+    phone.post(f"/t/{code}/act", data={"type": "write", "note": "x", "csrf_token": csrf(phone, f"/t/{code}/seat")})
+    display = client.get(f"/t/{code}/display").get_data(as_text=True)
+    assert "Yes, undo it" in display
+    answer = client.post(f"/t/{code}/undo", data={"seen_seq": 1}, headers={"HX-Request": "true",
+                                                                           "X-CSRF-Token": csrf(client)})
+    assert answer.status_code == 200
+    assert "(undone)" in answer.get_data(as_text=True)
+
+
+def test_only_the_host_can_undo(client, app):
+    code = open_table(client)
+    phone = app.test_client()
+    answer = phone.post(f"/t/{code}/undo", data={"csrf_token": csrf(phone)})
+    assert answer.status_code == 403
+
+
+def test_the_host_frees_a_seat_and_reissues_it_with_a_one_time_qr(client, app):
+    code = open_table(client)
+    first, second, third = app.test_client(), app.test_client(), app.test_client()
+    take_seat(first, code, "player-1", "Anna")
+    invite_page = client.post(f"/t/{code}/seats/player-1/free", data={"csrf_token": csrf(client)})
+    invite_url = re.search(r'class="url">[^<]*(/t/[^<]+)</p>', invite_page.get_data(as_text=True)).group(1)
+    assert first.get(f"/t/{code}/seat").status_code == 302  # the old phone is out
+    refused = third.post(f"/t/{code}/seats", data={"seat": "player-1", "name": "Sneaky", "csrf_token": csrf(third)})
+    assert refused.status_code == 403
+    invite = invite_url.rsplit("/", 1)[1]
+    assert "Take this seat" in second.get(invite_url).get_data(as_text=True)
+    second.post(f"/t/{code}/seats", data={"seat": "player-1", "name": "Bea", "invite": invite,
+                                          "csrf_token": csrf(second)})
+    assert "You are Bea" in second.get(f"/t/{code}/seat").get_data(as_text=True)
+    again = third.post(f"/t/{code}/seats", data={"seat": "player-1", "name": "X", "invite": invite,
+                                                 "csrf_token": csrf(third)})
+    assert again.status_code == 409  # used once
+
+
+def test_polling_answers_204_when_nothing_changed(client):
+    code = open_table(client)
+    assert client.get(f"/t/{code}/live?view=display&since=0").status_code == 204
+    assert 'id="live"' in client.get(f"/t/{code}/live?view=display&since=-1").get_data(as_text=True)
+
+
+def test_an_unknown_table_is_a_friendly_404_page(client):
+    answer = client.get("/t/ZZZZZZ")
+    assert answer.status_code == 404
+    assert "There is no table with the code ZZZZZZ." in answer.get_data(as_text=True)
+
+
+def test_the_pwa_manifest_and_service_worker_are_served(client):
+    with client.get("/manifest.webmanifest") as answer:
+        manifest = answer.get_json(force=True)
+    assert manifest["display"] == "standalone"
+    assert any(icon.get("purpose") == "maskable" for icon in manifest["icons"])
+    with client.get("/sw.js") as answer:
+        assert b"caches" in answer.data

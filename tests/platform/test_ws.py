@@ -1,0 +1,72 @@
+"""Live updates over real WebSockets against a real server process."""
+
+import json
+
+from tests.http import call, open_table, socket
+
+
+def frames_until(ws, predicate, limit=20):
+    """Read frames until one satisfies the predicate; returns it."""
+    for _ in range(limit):
+        frame = json.loads(ws.recv())
+        if predicate(frame):
+            return frame
+    raise AssertionError("no such frame arrived")
+
+
+def test_an_action_of_one_seat_reaches_every_open_page_with_its_own_view(server):
+    table = open_table(server.url, seats=("player-1", "player-2"))
+    anna, bea = socket(server.url, table["code"], table["player-1"]), socket(server.url, table["code"], table["player-2"])
+    display = socket(server.url, table["code"], None)
+    for ws in (anna, bea, display):
+        assert json.loads(ws.recv())["seq"] == 0
+    status, _ = call(server.url, "POST", f"/api/tables/{table['code']}/actions", {"type": "write", "note": "n1"},
+                     table["player-1"])
+    assert status == 200
+    assert frames_until(anna, lambda f: f["seq"] == 1)["view"]["my_note"] == "n1"
+    assert frames_until(bea, lambda f: f["seq"] == 1)["view"]["my_note"] is None
+    assert frames_until(display, lambda f: f["seq"] == 1)["view"]["written"] == ["player-1"]
+    for ws in (anna, bea, display):
+        ws.close()
+
+
+def test_a_page_that_reconnects_catches_up_from_its_last_sequence_number(server):
+    table = open_table(server.url, options={"players": 2}, seats=("player-1", "player-2"))
+    for note in ("a", "b"):
+        seat = "player-1" if note == "a" else "player-2"
+        call(server.url, "POST", f"/api/tables/{table['code']}/actions", {"type": "write", "note": note}, table[seat])
+    ws = socket(server.url, table["code"], table["player-1"], query="format=json&since=0")
+    frame = json.loads(ws.recv())
+    assert frame["seq"] == 2
+    assert frame["view"]["revealed"] == [{"player-1": "a", "player-2": "b"}]
+    ws.close()
+
+
+def test_actions_sent_over_the_socket_apply_once_even_when_replayed(server):
+    table = open_table(server.url, seats=("player-1", "player-2"))
+    ws = socket(server.url, table["code"], table["player-1"])
+    json.loads(ws.recv())
+    message = json.dumps({"type": "write", "note": "queued", "client_action_id": "offline-1"})
+    ws.send(message)
+    ws.send(message)  # the htmx socket extension replays its queue on reconnect
+    frames_until(ws, lambda f: f["seq"] == 1)
+    status, view = call(server.url, "GET", f"/api/tables/{table['code']}/view", token=table["player-1"])
+    assert view["seq"] == 1
+    ws.close()
+
+
+def test_a_refused_socket_action_is_answered_on_that_socket_only(server):
+    table = open_table(server.url, seats=("player-1",))
+    ws = socket(server.url, table["code"], table["player-1"])
+    json.loads(ws.recv())
+    ws.send(json.dumps({"type": "next_round"}))
+    answer = json.loads(ws.recv())
+    assert answer["error"]["message"] == "Wait until every note is in."
+    ws.close()
+
+
+def test_html_pages_get_html_fragments_swapped_by_id(server):
+    table = open_table(server.url, seats=("player-1",))
+    ws = socket(server.url, table["code"], table["player-1"], query="view=seat&since=-1")
+    assert 'id="live"' in ws.recv()
+    ws.close()

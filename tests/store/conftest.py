@@ -1,0 +1,7 @@
+import pytest
+from tests.real_services import postgres_database
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    yield from postgres_database()
