@@ -1,4 +1,4 @@
-"""Packaging detail pyproject.toml cannot say: templates/ and static/ ship inside the wheel as companion/templates and companion/static."""
+"""What pyproject.toml cannot say: templates/ and static/ ship in the wheel as companion/templates and /static."""
 
 from setuptools import find_packages, setup
 

@@ -59,8 +59,18 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
-        command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
-                   "--port", str(self.port), "--data-dir", str(self.data_dir)]
+        command = [
+            sys.executable,
+            "-m",
+            "companion.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(self.data_dir),
+        ]
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=log)

@@ -10,7 +10,9 @@ import websocket
 
 
 def call(base: str, method: str, path: str, body=None, token: str | None = None) -> tuple[int, dict]:
-    request = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
+    request = urllib.request.Request(
+        base + path, method=method, data=None if body is None else json.dumps(body).encode()
+    )
     request.add_header("Content-Type", "application/json")
     if token:
         request.add_header("Authorization", f"Bearer {token}")

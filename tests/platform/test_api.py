@@ -3,7 +3,6 @@
 import pytest
 
 
-
 def bearer(token):
     return {"Authorization": f"Bearer {token}"}
 
@@ -78,8 +77,14 @@ def test_the_host_can_undo(client, table):
         ("post", "/api/tables/{code}/actions", [1, 2], "seat", 400, "bad_request"),
         ("post", "/api/tables/{code}/actions", {"type": "fly"}, "seat", 400, "bad_request"),
         ("post", "/api/tables/{code}/actions", {"type": "write", "note": 7}, "seat", 400, "bad_request"),
-        ("post", "/api/tables/{code}/actions", {"type": "write", "note": "x", "seen_seq": "1"}, "seat", 400,
-         "bad_request"),
+        (
+            "post",
+            "/api/tables/{code}/actions",
+            {"type": "write", "note": "x", "seen_seq": "1"},
+            "seat",
+            400,
+            "bad_request",
+        ),
         ("post", "/api/tables/{code}/actions", {"type": "next_round"}, "seat", 422, "illegal_action"),
         ("post", "/api/tables/{code}/undo", {}, "seat", 403, "forbidden"),
         ("post", "/api/tables/{code}/undo", {}, "host", 409, "conflict"),
@@ -122,8 +127,10 @@ def test_table_creation_is_rate_limited(app):
 def test_seat_claims_are_rate_limited(app, client):
     app.extensions["companion.limits"]["seats"].limit = 2
     code = client.post("/api/tables", json={"game": "secret-notes", "options": {"players": 6}}).get_json()["code"]
-    statuses = [client.post(f"/api/tables/{code}/seats", json={"seat": f"player-{n}", "name": "X"}).status_code
-                for n in range(1, 4)]
+    statuses = [
+        client.post(f"/api/tables/{code}/seats", json={"seat": f"player-{n}", "name": "X"}).status_code
+        for n in range(1, 4)
+    ]
     assert statuses == [201, 201, 429]
 
 

@@ -13,8 +13,9 @@ def test_every_acknowledged_action_survives_kill_9(server):
     def roll_until_killed():
         while not stop.is_set():
             try:
-                status, body = call(server.url, "POST", f"/api/tables/{table['code']}/actions", {"type": "roll"},
-                                    table["host"])
+                status, body = call(
+                    server.url, "POST", f"/api/tables/{table['code']}/actions", {"type": "roll"}, table["host"]
+                )
             except OSError:
                 return
             if status == 200:

@@ -97,8 +97,11 @@ def test_an_action_form_answers_with_the_fresh_live_part(client, app):
     phone = app.test_client()
     take_seat(phone, code, "player-1", "Anna")
     token = csrf(phone, f"/t/{code}/seat")
-    answer = phone.post(f"/t/{code}/act", data={"type": "write", "note": "hello", "seen_seq": 0},
-                        headers={"HX-Request": "true", "X-CSRF-Token": token})
+    answer = phone.post(
+        f"/t/{code}/act",
+        data={"type": "write", "note": "hello", "seen_seq": 0},
+        headers={"HX-Request": "true", "X-CSRF-Token": token},
+    )
     assert answer.status_code == 200
     assert 'data-seq="1"' in answer.get_data(as_text=True)
 
@@ -108,8 +111,11 @@ def test_a_refused_action_shows_a_clear_notice_and_the_current_state(client, app
     phone = app.test_client()
     take_seat(phone, code, "player-1", "Anna")
     token = csrf(phone, f"/t/{code}/seat")
-    answer = phone.post(f"/t/{code}/act", data={"type": "next_round", "seen_seq": 0},
-                        headers={"HX-Request": "true", "X-CSRF-Token": token})
+    answer = phone.post(
+        f"/t/{code}/act",
+        data={"type": "next_round", "seen_seq": 0},
+        headers={"HX-Request": "true", "X-CSRF-Token": token},
+    )
     assert answer.status_code == 422
     body = answer.get_data(as_text=True)
     assert "Wait until every note is in." in body
@@ -123,8 +129,9 @@ def test_the_host_undoes_with_a_confirm_step(client, app):
     phone.post(f"/t/{code}/act", data={"type": "write", "note": "x", "csrf_token": csrf(phone, f"/t/{code}/seat")})
     display = client.get(f"/t/{code}/display").get_data(as_text=True)
     assert "Yes, undo it" in display
-    answer = client.post(f"/t/{code}/undo", data={"seen_seq": 1}, headers={"HX-Request": "true",
-                                                                           "X-CSRF-Token": csrf(client)})
+    answer = client.post(
+        f"/t/{code}/undo", data={"seen_seq": 1}, headers={"HX-Request": "true", "X-CSRF-Token": csrf(client)}
+    )
     assert answer.status_code == 200
     assert "(undone)" in answer.get_data(as_text=True)
 
@@ -147,11 +154,13 @@ def test_the_host_frees_a_seat_and_reissues_it_with_a_one_time_qr(client, app):
     assert refused.status_code == 403
     invite = invite_url.rsplit("/", 1)[1]
     assert "Take this seat" in second.get(invite_url).get_data(as_text=True)
-    second.post(f"/t/{code}/seats", data={"seat": "player-1", "name": "Bea", "invite": invite,
-                                          "csrf_token": csrf(second)})
+    second.post(
+        f"/t/{code}/seats", data={"seat": "player-1", "name": "Bea", "invite": invite, "csrf_token": csrf(second)}
+    )
     assert "You are Bea" in second.get(f"/t/{code}/seat").get_data(as_text=True)
-    again = third.post(f"/t/{code}/seats", data={"seat": "player-1", "name": "X", "invite": invite,
-                                                 "csrf_token": csrf(third)})
+    again = third.post(
+        f"/t/{code}/seats", data={"seat": "player-1", "name": "X", "invite": invite, "csrf_token": csrf(third)}
+    )
     assert again.status_code == 409  # used once
 
 

@@ -16,12 +16,16 @@ def frames_until(ws, predicate, limit=20):
 
 def test_an_action_of_one_seat_reaches_every_open_page_with_its_own_view(server):
     table = open_table(server.url, seats=("player-1", "player-2"))
-    anna, bea = socket(server.url, table["code"], table["player-1"]), socket(server.url, table["code"], table["player-2"])
+    anna, bea = (
+        socket(server.url, table["code"], table["player-1"]),
+        socket(server.url, table["code"], table["player-2"]),
+    )
     display = socket(server.url, table["code"], None)
     for ws in (anna, bea, display):
         assert json.loads(ws.recv())["seq"] == 0
-    status, _ = call(server.url, "POST", f"/api/tables/{table['code']}/actions", {"type": "write", "note": "n1"},
-                     table["player-1"])
+    status, _ = call(
+        server.url, "POST", f"/api/tables/{table['code']}/actions", {"type": "write", "note": "n1"}, table["player-1"]
+    )
     assert status == 200
     assert frames_until(anna, lambda f: f["seq"] == 1)["view"]["my_note"] == "n1"
     assert frames_until(bea, lambda f: f["seq"] == 1)["view"]["my_note"] is None
