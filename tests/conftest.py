@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -44,8 +45,9 @@ def free_port() -> int:
 class ServerProcess:
     """`companion serve` in its own process on 127.0.0.1, which a test may kill -9 and start again."""
 
-    def __init__(self, data_dir: Path, env: dict | None = None, port: int | None = None):
+    def __init__(self, data_dir: Path, env: dict | None = None, port: int | None = None, tls: bool = False):
         self.data_dir = data_dir
+        self.tls = tls
         self.port = port or free_port()
         self.env = {**os.environ, "PYTHONPATH": str(TESTS.parent), "COMPANION_EXTRA_GAMES": TEST_GAMES, **(env or {})}
         self.process: subprocess.Popen | None = None
@@ -56,7 +58,7 @@ class ServerProcess:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
         command = [
@@ -70,6 +72,7 @@ class ServerProcess:
             str(self.port),
             "--data-dir",
             str(self.data_dir),
+            *(["--tls"] if self.tls else []),
         ]
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log, "ab") as log:
@@ -77,13 +80,22 @@ class ServerProcess:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                urllib.request.urlopen(self.url + "/healthz", timeout=1).read()
+                urllib.request.urlopen(self.url + "/healthz", timeout=1, context=self.ssl_context()).read()
                 return self
             except OSError:
                 if self.process.poll() is not None:
                     raise RuntimeError(self.log.read_text()) from None
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
+
+    def ssl_context(self) -> ssl.SSLContext | None:
+        """For --tls: the certificate is self-signed; trust it as a browser does after its one warning."""
+        if not self.tls:
+            return None
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        return context
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush: what a power cut or the OOM killer does."""

@@ -61,3 +61,14 @@ def test_the_host_undoes_from_the_display(server, phones):
     display.get_by_role("button", name="Yes, undo it").click()
     expect(anna.locator("#history")).to_contain_text("The host undid the last action.")
     expect(anna.locator("form[data-action=write]")).to_be_visible()
+
+
+def test_a_page_that_cannot_open_a_websocket_still_works_by_polling(server, phones):
+    display, anna, bea = phones(1280, 800), phones(), phones()
+    bea.add_init_script("delete window.WebSocket;")
+    code = open_table(display, server.url)
+    take_seat(anna, server.url, code, "Player 1", "Anna")
+    take_seat(bea, server.url, code, "Player 2", "Bea")
+    anna.locator("form[data-action=write] input[name=note]").fill("polled")
+    anna.locator("form[data-action=write] button").click()
+    expect(bea.locator("#live")).to_have_attribute("data-seq", "1", timeout=8_000)
