@@ -73,7 +73,9 @@ class Table:
         for seat in self.seats:
             amount = rng.randint(1, 1000)
             self.pending[seat.index] = (time.perf_counter(), {s.index for s in self.seats})
-            await seat.socket.send(json.dumps({"type": "bid", "amount": amount, "client_action_id": f"{self.round}-{seat.index}"}))
+            await seat.socket.send(
+                json.dumps({"type": "bid", "amount": amount, "client_action_id": f"{self.round}-{seat.index}"})
+            )
         self.sending = False
         self.resolve()
         await self.done.wait()
@@ -128,8 +130,14 @@ def open_tables(servers: list[Server], count: int, seats: int, tally: Tally) -> 
 
 async def listen(table: Table, seat: Seat, gate: asyncio.Semaphore) -> None:
     async with gate:
-        seat.socket = await connect(seat.url, additional_headers={"Authorization": f"Bearer {seat.token}"},
-                                    compression=None, ping_interval=None, max_size=None, open_timeout=30)
+        seat.socket = await connect(
+            seat.url,
+            additional_headers={"Authorization": f"Bearer {seat.token}"},
+            compression=None,
+            ping_interval=None,
+            max_size=None,
+            open_timeout=30,
+        )
     try:
         async for message in seat.socket:
             table.heard(seat, json.loads(message))
@@ -202,10 +210,14 @@ async def play(tables: list[Table], rounds: int, warmup: int, timeout: float, pi
         timed_out = True
     wall = time.perf_counter() - start
     measured = {
-        "server_cpu": cpu_seconds(pids) - server_cpu, "client_cpu": own_cpu_seconds() - own_cpu,
+        "server_cpu": cpu_seconds(pids) - server_cpu,
+        "client_cpu": own_cpu_seconds() - own_cpu,
         "ticks": [b - a for a, b in zip(ticks, machine_ticks(), strict=True)],
-        "rss": memory_mb(pids, "VmRSS"), "rss_peak": memory_mb(pids, "VmHWM"), "wall": wall,
-        "timed_out": timed_out, "loop_delay_p99_ms": percentile(delays, 0.99),
+        "rss": memory_mb(pids, "VmRSS"),
+        "rss_peak": memory_mb(pids, "VmHWM"),
+        "wall": wall,
+        "timed_out": timed_out,
+        "loop_delay_p99_ms": percentile(delays, 0.99),
     }
     stop.set()
     watcher.cancel()
@@ -220,30 +232,42 @@ def report(args, tables: list[Table], tally: Tally, measured: dict) -> dict:
     wall, actions, ticks = measured["wall"], len(tally.latencies), measured["ticks"]
     final_round = args.warmup + args.rounds + 1
     return {
-        "tables": args.tables, "seats": args.seats, "actions": actions,
-        "p50_ms": percentile(tally.latencies, 0.50), "p90_ms": percentile(tally.latencies, 0.90),
-        "p99_ms": percentile(tally.latencies, 0.99), "max_ms": percentile(tally.latencies, 1.0),
-        "actions_per_s": round(actions / wall, 1), "server_rss_mb": measured["rss"],
-        "server_rss_peak_mb": measured["rss_peak"], "pushes_per_s": round(actions * args.seats / wall, 1),
+        "tables": args.tables,
+        "seats": args.seats,
+        "actions": actions,
+        "p50_ms": percentile(tally.latencies, 0.50),
+        "p90_ms": percentile(tally.latencies, 0.90),
+        "p99_ms": percentile(tally.latencies, 0.99),
+        "max_ms": percentile(tally.latencies, 1.0),
+        "actions_per_s": round(actions / wall, 1),
+        "server_rss_mb": measured["rss"],
+        "server_rss_peak_mb": measured["rss_peak"],
+        "pushes_per_s": round(actions * args.seats / wall, 1),
         "server_cpu_pct": round(100 * measured["server_cpu"] / wall, 1),
         "client_cpu_pct": round(100 * measured["client_cpu"] / wall, 1),
         "machine_idle_pct": round(100 * ticks[3] / max(1, sum(ticks)), 1),
         "machine_steal_pct": round(100 * ticks[7] / max(1, sum(ticks)), 1),
         "client_loop_delay_p99_ms": measured["loop_delay_p99_ms"],
         "incomplete_actions": args.tables * args.seats * args.rounds - actions,
-        "timed_out": measured["timed_out"], "disconnects": tally.disconnects, "errors": tally.errors,
+        "timed_out": measured["timed_out"],
+        "disconnects": tally.disconnects,
+        "errors": tally.errors,
         "bad_final_views": sum(s.round != final_round or bool(s.bidders) for t in tables for s in t.seats),
         "secrecy_leaks": tally.leaks,
-        "mean_ms": round(1000 * sum(tally.latencies) / max(1, actions), 2), "wall_s": round(wall, 2),
-        "rounds": args.rounds, "warmup_rounds": args.warmup, "mode": "burst",
-        "config": args.config, "worker": args.worker,
+        "mean_ms": round(1000 * sum(tally.latencies) / max(1, actions), 2),
+        "wall_s": round(wall, 2),
+        "rounds": args.rounds,
+        "warmup_rounds": args.warmup,
+        "mode": "burst",
+        "config": args.config,
+        "worker": args.worker,
     }
 
 
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(prog="bench.run", description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", choices=("sqlite", "postgres-redis"), default="sqlite")
-    parser.add_argument("--worker", choices=("gevent", "gthread", "werkzeug"), default="gevent")
+    parser.add_argument("--worker", choices=("gthread", "gevent", "werkzeug"), default="gthread")
     parser.add_argument("--tables", type=int, default=1)
     parser.add_argument("--seats", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=20)
@@ -251,8 +275,10 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--timeout", type=float, default=120, help="seconds allowed for each phase")
     args = parser.parse_args(argv)
     tally = Tally()
-    with tempfile.TemporaryDirectory(prefix="companion-bench-") as data_dir, \
-            running(args.config, args.worker, Path(data_dir)) as servers:
+    with (
+        tempfile.TemporaryDirectory(prefix="companion-bench-") as data_dir,
+        running(args.config, args.worker, Path(data_dir)) as servers,
+    ):
         tables = open_tables(servers, args.tables, args.seats, tally)
         pids = [pid for server in servers for pid in server.pids]
         measured = asyncio.run(play(tables, args.rounds, args.warmup, args.timeout, pids))

@@ -1,4 +1,4 @@
-"""The servers under test: gunicorn (or `companion serve`) processes on 127.0.0.1, with their database and Redis prefix."""
+"""The servers under test: gunicorn (or `companion serve`) on 127.0.0.1, with their database and Redis prefix."""
 
 from __future__ import annotations
 
@@ -27,8 +27,18 @@ def free_port() -> int:
 def server_command(worker: str, port: int, data_dir: str) -> list[str]:
     """gunicorn with deploy/gunicorn.conf.py and the worker class asked for; or the embedded `companion serve`."""
     if worker == "werkzeug":
-        return [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                "--data-dir", data_dir]
+        return [
+            sys.executable,
+            "-m",
+            "companion.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--data-dir",
+            data_dir,
+        ]
     return [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "companion:create_app()"]
 
 
@@ -40,12 +50,19 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         data_dir.mkdir(parents=True, exist_ok=True)
         self.log = data_dir / f"server-{self.port}.log"
-        env = {**os.environ, **env, "COMPANION_BIND": f"127.0.0.1:{self.port}", "COMPANION_WORKER_CLASS": worker,
-               "COMPANION_WORKERS": "1", "COMPANION_DATA_DIR": str(data_dir),
-               "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+        env = {
+            **os.environ,
+            **env,
+            "COMPANION_BIND": f"127.0.0.1:{self.port}",
+            "COMPANION_WORKER_CLASS": worker,
+            "COMPANION_WORKERS": "1",
+            "COMPANION_DATA_DIR": str(data_dir),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        }
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(server_command(worker, self.port, str(data_dir)), env=env, cwd=ROOT,
-                                            stdout=log, stderr=log)
+            self.process = subprocess.Popen(
+                server_command(worker, self.port, str(data_dir)), env=env, cwd=ROOT, stdout=log, stderr=log
+            )
 
     def wait_ready(self, seconds: float = 30) -> None:
         deadline = time.monotonic() + seconds
@@ -91,13 +108,19 @@ def postgres_database() -> Iterator[str]:
 @contextlib.contextmanager
 def running(config: str, worker: str, data_dir: Path) -> Iterator[list[Server]]:
     """`sqlite`: one process on SQLite. `postgres-redis`: two processes sharing PostgreSQL and Redis."""
-    env = {"COMPANION_EXTRA_GAMES": "bench.sealed_bid", "COMPANION_RATE_LIMIT_TABLES": "1000000",
-           "COMPANION_RATE_LIMIT_SEATS": "1000000"}
+    env = {
+        "COMPANION_EXTRA_GAMES": "bench.sealed_bid",
+        "COMPANION_RATE_LIMIT_TABLES": "1000000",
+        "COMPANION_RATE_LIMIT_SEATS": "1000000",
+    }
     with contextlib.ExitStack() as stack:
         count = 1
         if config == "postgres-redis":
-            env |= {"COMPANION_DATABASE_URL": stack.enter_context(postgres_database()), "COMPANION_REDIS_URL": REDIS,
-                    "COMPANION_REDIS_PREFIX": f"companion-bench-{secrets.token_hex(4)}"}
+            env |= {
+                "COMPANION_DATABASE_URL": stack.enter_context(postgres_database()),
+                "COMPANION_REDIS_URL": REDIS,
+                "COMPANION_REDIS_PREFIX": f"companion-bench-{secrets.token_hex(4)}",
+            }
             count = 2
         servers = []
         try:

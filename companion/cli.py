@@ -79,6 +79,51 @@ def serve(args: argparse.Namespace) -> None:
         server.serve_forever()
 
 
+def tables_command(args: argparse.Namespace) -> None:
+    """The operator's view of the store the configuration names (COMPANION_DATABASE_URL, else SQLite)."""
+    import json
+    import time
+    from datetime import datetime
+
+    from companion import config, housekeeping
+    from companion.store import open_store
+
+    settings = config.from_environment()
+    store = open_store(settings["DATABASE_URL"], args.data_dir)
+    try:
+        if args.action == "list":
+            for table in store.list_tables():
+                played = datetime.fromtimestamp(table.updated).isoformat(" ", "minutes")
+                archived = "  archived" if table.archived else ""
+                print(f"{table.code}  {table.game:<20} {table.events:>6} events  last played {played}{archived}")
+        elif args.action == "prune":
+            removed, archived = housekeeping.prune(
+                store, settings["IDLE_DAYS"] if args.days is None else args.days, time.time()
+            )
+            print(f"removed {len(removed)}: {' '.join(removed)}\narchived {len(archived)}: {' '.join(archived)}")
+        else:
+            exported = housekeeping.export_table(store, args.code.strip().upper())
+            if exported is None:
+                sys.exit(f"There is no table with the code {args.code}.")
+            print(json.dumps(exported, indent=1, ensure_ascii=False))
+    finally:
+        store.close()
+
+
+def add_tables_commands(commands) -> None:
+    tables = commands.add_parser("tables", help="list, prune or export the tables in the store")
+    tables.add_argument("--data-dir", default=os.environ.get("COMPANION_DATA_DIR", "data"))
+    actions = tables.add_subparsers(dest="action", required=True)
+    actions.add_parser("list", help="every table, most recently played first")
+    prune = actions.add_parser(
+        "prune", help="remove the tables archived by the last prune and still idle, then archive the idle ones"
+    )
+    prune.add_argument("--days", type=float, help="idle for this many days (default COMPANION_IDLE_DAYS, 30)")
+    export = actions.add_parser("export", help="a table's whole log as JSON on standard output")
+    export.add_argument("code")
+    tables.set_defaults(handler=tables_command)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -90,6 +135,7 @@ def main(argv: list[str] | None = None) -> None:
         "--tls", action="store_true", help="HTTPS with a self-signed certificate kept in the data directory"
     )
     run.set_defaults(handler=serve)
+    add_tables_commands(commands)
     args = parser.parse_args(argv)
     args.handler(args)
 

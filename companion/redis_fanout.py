@@ -27,8 +27,14 @@ log = logging.getLogger(__name__)
 class RedisHub(Hub):
     """The open pages of this process, kept in step with every other process through Redis."""
 
-    def __init__(self, url: str, render: Callable[[str, Watcher], str], tables: Callable[[], object],
-                 prefix: str = "companion", poll_interval: float = 1.0):
+    def __init__(
+        self,
+        url: str,
+        render: Callable[[str, Watcher], str],
+        tables: Callable[[], object],
+        prefix: str = "companion",
+        poll_interval: float = 1.0,
+    ):
         super().__init__(render)
         self.tables = tables  # the Tables service, looked up late: it is built after the hub
         self.channel = f"{prefix}:tables"
@@ -62,13 +68,15 @@ class RedisHub(Hub):
     def _listen(self) -> None:
         while not self._stopping.is_set():
             try:
+                self._catch_up_watched()  # the fallback while Redis is away: catch up by sequence number
                 self._hear_announcements()
             except (redis.RedisError, OSError) as error:
                 if self.connected.is_set():
                     log.warning("lost Redis (%s); catching tables up by sequence number until it is back", error)
-                self.connected.clear()
-                self._catch_up_watched()
-                self._stopping.wait(self.poll_interval)
+            except Exception:  # noqa: BLE001 - the listener must outlive any one bad table or announcement
+                log.exception("the Redis listener failed; starting it again")
+            self.connected.clear()
+            self._stopping.wait(self.poll_interval)
 
     def _hear_announcements(self) -> None:
         with self._listener_client.pubsub(ignore_subscribe_messages=True) as pubsub:
@@ -88,8 +96,9 @@ class RedisHub(Hub):
 
     def _catch_up_watched(self) -> None:
         """Read every watched table's newer events and push the tables that moved on."""
-        service = self.tables()
-        for code in self.watched():
+        codes = self.watched()
+        service = self.tables() if codes else None  # no pages yet: the service may not exist yet either
+        for code in codes:
             pushed = service.cached(code).seq
             if service.live(code).seq > pushed:
                 self.deliver(code)

@@ -1,17 +1,18 @@
 """gunicorn settings for Table Companion: `gunicorn -c deploy/gunicorn.conf.py 'companion:create_app()'`.
 
-Every open page holds a WebSocket for as long as it is open, so a worker must
-hold thousands of idle connections cheaply. gevent does (a greenlet per
-socket); gthread needs two OS threads per socket (the handler's and
-simple-websocket's reader) and refuses sockets beyond `threads`. The figures
-behind the choice are in bench/RESULTS.md. COMPANION_WORKER_CLASS=gthread
-switches back.
+Every open page holds a WebSocket (and a thread) for as long as it is open.
+gevent would hold more idle sockets per process, but measured here it lost:
+SQLite's fsync on commit blocks its one event loop (218 vs 354 actions/s at
+50 tables), and with PostgreSQL + Redis its updates arrived only through the
+one-second catch-up (p50 843 ms vs 52 ms at one table). So threads, with
+`threads` sized for the sockets a process should hold; figures in
+bench/RESULTS.md. COMPANION_WORKER_CLASS=gevent switches.
 """
 
 import os
 
 bind = os.environ.get("COMPANION_BIND", "127.0.0.1:8000")
-worker_class = os.environ.get("COMPANION_WORKER_CLASS", "gevent")
+worker_class = os.environ.get("COMPANION_WORKER_CLASS", "gthread")
 # Processes, not threads, use the cores: one per core. With several, set
 # COMPANION_DATABASE_URL and COMPANION_REDIS_URL (SQLite and the in-process hub serve one process).
 workers = int(os.environ.get("COMPANION_WORKERS", "1"))
@@ -26,3 +27,5 @@ accesslog = os.environ.get("COMPANION_ACCESS_LOG") or None
 errorlog = "-"
 # Behind nginx on the same host: trust its X-Forwarded-* headers.
 forwarded_allow_ips = os.environ.get("COMPANION_FORWARDED_ALLOW_IPS", "127.0.0.1")
+# gunicorn's control socket has one default path per user: two instances on one host would share it.
+control_socket_disable = True

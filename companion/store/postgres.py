@@ -85,23 +85,32 @@ class PostgresStore:
         try:
             self._rows(
                 "INSERT INTO tables VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING code",
-                (table.code, table.game, Jsonb(table.options), table.seed, table.host_token_hash,
-                 table.created, table.updated, table.archived),
+                (
+                    table.code,
+                    table.game,
+                    Jsonb(table.options),
+                    table.seed,
+                    table.host_token_hash,
+                    table.created,
+                    table.updated,
+                    table.archived,
+                ),
             )
         except errors.UniqueViolation as error:
             raise CodeTaken(table.code) from error
 
     def table(self, code: str) -> TableRecord | None:
         rows = self._rows(
-            "SELECT code, game, options, seed, host_token_hash, created, updated, archived FROM tables"
-            " WHERE code = %s", (code,),
+            "SELECT code, game, options, seed, host_token_hash, created, updated, archived FROM tables WHERE code = %s",
+            (code,),
         )
         return TableRecord(*rows[0]) if rows else None
 
     def events(self, code: str, after: int = 0) -> list[Event]:
         rows = self._rows(
             "SELECT seq, kind, actor, payload, client_action_id, created FROM events"
-            " WHERE code = %s AND seq > %s ORDER BY seq", (code, after),
+            " WHERE code = %s AND seq > %s ORDER BY seq",
+            (code, after),
         )
         return [Event(*row) for row in rows]
 
@@ -110,8 +119,15 @@ class PostgresStore:
             with self._pool.connection() as db, db.transaction():
                 db.execute(
                     "INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    (code, event.seq, event.kind, event.actor, Jsonb(event.payload), event.client_action_id,
-                     event.created),
+                    (
+                        code,
+                        event.seq,
+                        event.kind,
+                        event.actor,
+                        Jsonb(event.payload),
+                        event.client_action_id,
+                        event.created,
+                    ),
                 )
                 db.execute("UPDATE tables SET updated = %s, archived = false WHERE code = %s", (event.created, code))
         except errors.UniqueViolation as error:

@@ -1,4 +1,5 @@
 import pytest
+
 from tests.real_services import postgres_database
 
 

@@ -146,7 +146,8 @@ def test_the_list_shows_every_table_with_its_number_of_events(store):
     store.append("XYZ789", an_action(1, created=5000.0))
     listed = store.list_tables()
     assert [(t.code, t.events, t.updated, t.archived) for t in listed] == [
-        ("XYZ789", 1, 5000.0, False), ("ABC234", 0, 1000.0, False)
+        ("XYZ789", 1, 5000.0, False),
+        ("ABC234", 0, 1000.0, False),
     ]
 
 
