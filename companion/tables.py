@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from companion.games.base import HOST, N_, Game, RuleError, SeatSpec, msg
 from companion.rng import Rng
-from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, Store, TableRecord
+from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, Store, StoreBusy, TableRecord
 
 JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 JOIN_CODE_LENGTH = 6
@@ -46,6 +46,10 @@ class Forbidden(TableError):
 
 class Conflict(TableError):
     status, code = 409, "conflict"
+
+
+class Unavailable(TableError):
+    status, code = 503, "unavailable"
 
 
 class TooMany(TableError):
@@ -263,23 +267,14 @@ class Tables:
     ) -> tuple[int, bool]:
         """Apply one action exactly once; returns (seq, was it a repeat)."""
         table = self.cached(code)
-        with table.lock:
-            while True:
-                if client_action_id and client_action_id in table.action_ids:
-                    return table.action_ids[client_action_id], True
-                if seen_seq is not None and seen_seq < table.seq and action.get("type") not in table.game.concurrent:
-                    raise Stale(N_("The table moved on while you were choosing. Here is the current state."))
-                event = Event(table.seq + 1, "action", actor, action, client_action_id, self.clock())
-                after = self._check(table, event)
-                try:
-                    self.store.append(table.record.code, event)
-                except (SeqTaken, DuplicateAction):
-                    self._catch_up(table)
-                    continue
-                table.fold(event, after)
-                break
-        self.publish(table.record.code, event.seq)
-        return event.seq, False
+
+        def prepare() -> tuple[Event, dict]:
+            if seen_seq is not None and seen_seq < table.seq and action.get("type") not in table.game.concurrent:
+                raise Stale(N_("The table moved on while you were choosing. Here is the current state."))
+            event = Event(table.seq + 1, "action", actor, action, client_action_id, self.clock())
+            return event, self._check(table, event)
+
+        return self._record(table, client_action_id, prepare)
 
     def _check(self, table: LiveTable, event: Event) -> dict:
         """The state after `event`, or the reason the rules refuse it."""
@@ -293,26 +288,39 @@ class Tables:
     def undo(self, code: str, seen_seq: int | None = None, client_action_id: str | None = None) -> tuple[int, bool]:
         """The host takes back the last action that is still in force."""
         table = self.cached(code)
+
+        def prepare() -> tuple[Event, None]:
+            if seen_seq is not None and seen_seq != table.seq:
+                raise Stale(N_("The table moved on: the last action is now a different one. Look again."))
+            if not table.undo_stack:
+                raise Conflict(N_("There is nothing to undo."))
+            undone_seq, before, action = table.undo_stack[-1]
+            try:
+                table.game.undo(before, table.state, action)
+            except RuleError as error:
+                raise Refused(error) from error
+            return Event(table.seq + 1, "undo", HOST, {"undoes": undone_seq}, client_action_id, self.clock()), None
+
+        return self._record(table, client_action_id, prepare)
+
+    def _record(self, table: LiveTable, client_action_id: str | None, prepare) -> tuple[int, bool]:
+        """Append the event `prepare` makes from the current state, once, in order; then tell every page.
+
+        When another process appended first, catch up and let `prepare` look again.
+        """
         with table.lock:
             while True:
                 if client_action_id and client_action_id in table.action_ids:
                     return table.action_ids[client_action_id], True
-                if seen_seq is not None and seen_seq != table.seq:
-                    raise Stale(N_("The table moved on: the last action is now a different one. Look again."))
-                if not table.undo_stack:
-                    raise Conflict(N_("There is nothing to undo."))
-                _seq, before, action = table.undo_stack[-1]
-                try:
-                    table.game.undo(before, table.state, action)
-                except RuleError as error:
-                    raise Refused(error) from error
-                event = Event(table.seq + 1, "undo", HOST, {"undoes": _seq}, client_action_id, self.clock())
+                event, after = prepare()
                 try:
                     self.store.append(table.record.code, event)
                 except (SeqTaken, DuplicateAction):
                     self._catch_up(table)
                     continue
-                table.fold(event)
+                except StoreBusy as error:
+                    raise Unavailable(N_("The table is busy for a moment; please try again.")) from error
+                table.fold(event, after)
                 break
         self.publish(table.record.code, event.seq)
         return event.seq, False

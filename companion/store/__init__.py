@@ -22,6 +22,10 @@ class DuplicateAction(Exception):
         self.seq = seq
 
 
+class StoreBusy(Exception):
+    """The database could not take the write now (locked by another process, disk trouble): try again."""
+
+
 class CodeTaken(Exception):
     """A table with this join code exists already."""
 

@@ -6,7 +6,16 @@ import json
 import sqlite3
 import threading
 
-from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, TableRecord, TableSummary
+from companion.store import (
+    CodeTaken,
+    DuplicateAction,
+    Event,
+    SeatRecord,
+    SeqTaken,
+    StoreBusy,
+    TableRecord,
+    TableSummary,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -43,33 +52,53 @@ CREATE TABLE IF NOT EXISTS seats (
 """
 
 
+class _Pending:
+    """An append waiting for the group commit that makes it durable."""
+
+    def __init__(self, code: str, event: Event):
+        self.code = code
+        self.event = event
+        self.error: Exception | None = None
+        self.done = threading.Event()
+
+
 class SqliteStore:
-    """Store on one SQLite file; one connection per thread."""
+    """Store on one SQLite file: a reader connection and a writer connection, each behind a lock.
+
+    Appends from many tables that arrive together share one transaction and
+    one fsync (group commit): durable commits cost milliseconds, and a burst
+    of sealed bids at fifty tables should not queue for fifty of them.
+    """
 
     def __init__(self, path: str):
         self.path = path
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
-        self._db.executescript(SCHEMA)
+        self._reader, self._writer = self._connect(), self._connect()
+        self._read_lock, self._write_lock = threading.Lock(), threading.Lock()
+        self._queue: list[_Pending] = []
+        self._queue_lock = threading.Lock()
+        self._committing = False
+        with self._write_lock:
+            self._writer.executescript(SCHEMA)
 
-    @property
-    def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
-            db.execute("PRAGMA journal_mode=WAL")
-            # FULL: an acknowledged action survives a power cut, not only kill -9.
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-            self._local.db = db
-            with self._lock:
-                self._all.append(db)
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+        db.execute("PRAGMA journal_mode=WAL")
+        # FULL: an acknowledged action survives a power cut, not only kill -9.
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
         return db
+
+    def _read(self, sql: str, params: tuple = ()) -> list:
+        with self._read_lock:
+            return self._reader.execute(sql, params).fetchall()
+
+    def _write(self, sql: str, params: tuple = ()) -> list:
+        with self._write_lock:
+            return self._writer.execute(sql, params).fetchall()
 
     def create_table(self, table: TableRecord) -> None:
         try:
-            self._db.execute(
+            self._write(
                 "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.code,
@@ -86,13 +115,14 @@ class SqliteStore:
             raise CodeTaken(table.code) from error
 
     def table(self, code: str) -> TableRecord | None:
-        row = self._db.execute("SELECT * FROM tables WHERE code = ?", (code,)).fetchone()
-        if row is None:
+        rows = self._read("SELECT * FROM tables WHERE code = ?", (code,))
+        if not rows:
             return None
+        row = rows[0]
         return TableRecord(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], row[6], bool(row[7]))
 
     def events(self, code: str, after: int = 0) -> list[Event]:
-        rows = self._db.execute(
+        rows = self._read(
             "SELECT seq, kind, actor, payload, client_action_id, created FROM events"
             " WHERE code = ? AND seq > ? ORDER BY seq",
             (code, after),
@@ -100,13 +130,51 @@ class SqliteStore:
         return [Event(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
 
     def append(self, code: str, event: Event) -> None:
-        db = self._db
+        pending = _Pending(code, event)
+        with self._queue_lock:
+            self._queue.append(pending)
+            leader = not self._committing
+            self._committing = True
+        if leader:
+            self._commit_queued()
+        pending.done.wait()
+        if pending.error is not None:
+            raise pending.error
+
+    def _commit_queued(self) -> None:
+        """Commit what is queued, again and again, until nothing is left (the leader's job)."""
+        while True:
+            with self._queue_lock:
+                batch, self._queue = self._queue, []
+                if not batch:
+                    self._committing = False
+                    return
+            with self._write_lock:
+                self._commit(batch)
+            for pending in batch:
+                pending.done.set()
+
+    def _commit(self, batch: list[_Pending]) -> None:
+        db = self._writer
         try:
             db.execute("BEGIN IMMEDIATE")
+            for pending in batch:
+                self._insert(db, pending)
+            db.execute("COMMIT")
+        except sqlite3.Error as error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            for pending in batch:
+                pending.error = pending.error or StoreBusy(str(error))
+
+    def _insert(self, db: sqlite3.Connection, pending: _Pending) -> None:
+        event = pending.event
+        db.execute("SAVEPOINT event")
+        try:
             db.execute(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
-                    code,
+                    pending.code,
                     event.seq,
                     event.kind,
                     event.actor,
@@ -115,41 +183,44 @@ class SqliteStore:
                     event.created,
                 ),
             )
-            db.execute("UPDATE tables SET updated = ?, archived = 0 WHERE code = ?", (event.created, code))
-            db.execute("COMMIT")
-        except sqlite3.IntegrityError as error:
-            db.execute("ROLLBACK")
-            existing = event.client_action_id and self.action_seq(code, event.client_action_id)
-            if existing:
-                raise DuplicateAction(existing) from error
-            raise SeqTaken(event.seq) from error
+            db.execute("UPDATE tables SET updated = ?, archived = 0 WHERE code = ?", (event.created, pending.code))
+        except sqlite3.IntegrityError:
+            db.execute("ROLLBACK TO event")
+            row = (
+                event.client_action_id
+                and db.execute(
+                    "SELECT seq FROM events WHERE code = ? AND client_action_id = ?",
+                    (pending.code, event.client_action_id),
+                ).fetchone()
+            )
+            pending.error = DuplicateAction(row[0]) if row else SeqTaken(event.seq)
+        db.execute("RELEASE event")
 
     def action_seq(self, code: str, client_action_id: str) -> int | None:
-        row = self._db.execute(
-            "SELECT seq FROM events WHERE code = ? AND client_action_id = ?", (code, client_action_id)
-        ).fetchone()
-        return row[0] if row else None
+        rows = self._read("SELECT seq FROM events WHERE code = ? AND client_action_id = ?", (code, client_action_id))
+        return rows[0][0] if rows else None
 
     def seats(self, code: str) -> dict[str, SeatRecord]:
-        rows = self._db.execute("SELECT seat, name, token_hash, invite_hash, extra FROM seats WHERE code = ?", (code,))
+        rows = self._read("SELECT seat, name, token_hash, invite_hash, extra FROM seats WHERE code = ?", (code,))
         return {r[0]: SeatRecord(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows}
 
     def save_seat(self, code: str, seat: SeatRecord, expect_token_hash: str | None) -> bool:
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        row = db.execute("SELECT token_hash FROM seats WHERE code = ? AND seat = ?", (code, seat.seat)).fetchone()
-        if (row[0] if row else None) != expect_token_hash:
-            db.execute("ROLLBACK")
-            return False
-        db.execute(
-            "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, ?, ?)",
-            (code, seat.seat, seat.name, seat.token_hash, seat.invite_hash, json.dumps(seat.extra)),
-        )
-        db.execute("COMMIT")
-        return True
+        with self._write_lock:
+            db = self._writer
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT token_hash FROM seats WHERE code = ? AND seat = ?", (code, seat.seat)).fetchone()
+            if (row[0] if row else None) != expect_token_hash:
+                db.execute("ROLLBACK")
+                return False
+            db.execute(
+                "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, ?, ?)",
+                (code, seat.seat, seat.name, seat.token_hash, seat.invite_hash, json.dumps(seat.extra)),
+            )
+            db.execute("COMMIT")
+            return True
 
     def list_tables(self) -> list[TableSummary]:
-        rows = self._db.execute(
+        rows = self._read(
             "SELECT code, game, created, updated, archived,"
             " (SELECT count(*) FROM events WHERE events.code = tables.code)"
             " FROM tables ORDER BY updated DESC"
@@ -157,18 +228,16 @@ class SqliteStore:
         return [TableSummary(r[0], r[1], r[2], r[3], bool(r[4]), r[5]) for r in rows]
 
     def archive_idle(self, idle_since: float) -> list[str]:
-        rows = self._db.execute(
+        rows = self._write(
             "UPDATE tables SET archived = 1 WHERE archived = 0 AND updated < ? RETURNING code", (idle_since,)
         )
         return sorted(r[0] for r in rows)
 
     def remove_archived(self, idle_since: float) -> list[str]:
-        rows = self._db.execute("DELETE FROM tables WHERE archived = 1 AND updated < ? RETURNING code", (idle_since,))
+        rows = self._write("DELETE FROM tables WHERE archived = 1 AND updated < ? RETURNING code", (idle_since,))
         return sorted(r[0] for r in rows)
 
     def close(self) -> None:
-        with self._lock:
-            for db in self._all:
-                db.close()
-            self._all.clear()
-        self._local = threading.local()
+        with self._read_lock, self._write_lock:
+            self._reader.close()
+            self._writer.close()
