@@ -576,7 +576,7 @@ def test_the_final_score_is_two_per_tourist_eaten_minus_one_per_escape():
     first = result["summary"]["args"]["ranking"]["args"]["first"]
     assert first["args"] == {
         "place": 1,
-        "player": {"msg": "Player %(number)s", "args": {"number": 1}},
+        "player": "player-1",
         "points": 5,
         "eaten": 3,
         "escapes": 1,
@@ -611,10 +611,7 @@ def test_the_display_shows_turn_phase_tourists_panic_table_event_score_and_movem
     view = game.view(started(), None)
     assert {"active", "phase", "tourists", "panic_table", "event", "scoreboard", "movement"} <= set(view)
     assert "your_turn" not in view
-    assert view["banner"] == {
-        "msg": "%(player)s starts",
-        "args": {"player": {"msg": "Player %(number)s", "args": {"number": 1}}},
-    }
+    assert view["banner"] == {"msg": "%(player)s starts", "args": {"player": "player-1"}}
 
 
 def test_a_seat_sees_the_same_table_and_whether_it_is_its_turn():
@@ -634,6 +631,32 @@ def test_history_lines_tell_the_table_what_happened():
     ]
     assert lines[0]["args"]["roll"] == {"msg": "%(value)s (table die)", "args": {"value": 3}}
     assert all(line["seats"] is None for line in lines)
+
+
+def test_history_and_banners_name_players_by_seat_so_the_table_shows_their_names():
+    from companion.i18n import say
+
+    before = started(phase="hunt", ghosts={"player-1": 1, "player-2": 1, "player-3": 0})
+    after = play(before, {"type": "fight", "opponent": "player-2"}, {"type": "fight_roll", "value": 5})
+    after = play(after, {"type": "fight_roll", "value": 2}, actor="player-2")
+    lines = game.describe(before, after, "player-2", {"type": "fight_roll", "value": 2})
+    names = {"player-1": "Anna", "player-2": "Bea", "player-3": "Cyril"}
+    assert say(lines[-1], names) == "Anna wins the ghost fight; the ghost of Bea leaves the board"
+    final = game.outcome(over([(1, 0), (0, 1), (0, 0)]))["summary"]
+    assert "Anna: 2 points" in say(final, names)
+
+
+def test_both_fighters_may_roll_at_once_from_their_own_phones(service):
+    code, _host = service.create("eat-your-tourist", {"players": 3, "starting_player": "player-1"})
+    hunt_and_end = ({"type": "next"}, {"type": "enter_ghost"}, {"type": "next"}, {"type": "roll_panic", "value": 1})
+    for action in (*hunt_and_end, {"type": "next"}):
+        service.act(code, "player-1", action)
+    for action in ({"type": "next"}, {"type": "enter_ghost"}, {"type": "fight", "opponent": "player-1"}):
+        service.act(code, "player-2", action)
+    seen = service.live(code).seq
+    service.act(code, "player-1", {"type": "fight_roll", "value": 2}, seen_seq=seen)
+    service.act(code, "player-2", {"type": "fight_roll", "value": 5}, seen_seq=seen)  # ET-16
+    assert [g["on_board"] for g in service.view(code, None)["view"]["ghosts"]] == [0, 1, 0]
 
 
 def test_this_games_czech_and_dutch_catalogues_are_complete():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.base import N_, RuleError, msg
 
-from .texts import EATEN, die, player
+from .texts import EATEN, die
 from .turn import colour_on_board, need_free_ghost, read_die, remove_tourist, spend
 
 
@@ -18,7 +18,7 @@ def enter_ghost(state: dict, actor: str, action: dict, rng) -> None:
         raise RuleError(N_("You have no ghost waiting to enter this turn."), code="no_ghost")
     state["ghosts"][active] += 1
     turn["entered"] = True
-    state["news"].append(msg(N_("%(player)s brings a ghost onto the board"), player=player(active)))
+    state["news"].append(msg(N_("%(player)s brings a ghost onto the board"), player=active))
 
 
 def move_ghost(state: dict, actor: str, action: dict, rng) -> None:
@@ -31,7 +31,7 @@ def move_ghost(state: dict, actor: str, action: dict, rng) -> None:
     state["news"].append(
         msg(
             N_("%(player)s moves a ghost %(steps)s squares (%(left)s movement points left)"),
-            player=player(state["active"]),
+            player=state["active"],
             steps=steps,
             left=state["turn"]["movement_left"],
         )
@@ -52,7 +52,7 @@ def eat(state: dict, actor: str, action: dict, rng) -> None:
         spend(state, action.get("steps"))
         state["turn"]["done"] += 1
     state["scores"][eater]["eaten"] += 1
-    state["news"].append(msg(EATEN[colour], player=player(eater)))
+    state["news"].append(msg(EATEN[colour], player=eater))
     remove_tourist(state, colour, "eaten")
 
 
@@ -74,7 +74,7 @@ def vanish(state: dict, actor: str, action: dict, rng) -> None:
     need_free_ghost(state)
     state["ghosts"][state["active"]] -= 1
     state["turn"]["resting"] += 1
-    state["news"].append(msg(N_("%(player)s makes a ghost vanish"), player=player(state["active"])))
+    state["news"].append(msg(N_("%(player)s makes a ghost vanish"), player=state["active"]))
 
 
 def fight(state: dict, actor: str, action: dict, rng) -> None:
@@ -90,8 +90,8 @@ def fight(state: dict, actor: str, action: dict, rng) -> None:
     state["news"].append(
         msg(
             N_("Ghost fight: %(attacker)s against %(defender)s"),
-            attacker=player(state["active"]),
-            defender=player(opponent),
+            attacker=state["active"],
+            defender=opponent,
         )
     )
 
@@ -105,7 +105,7 @@ def fight_roll(state: dict, actor: str, action: dict, rng) -> None:
     fight["rolls"][side] = value
     fight["physical"][side] = physical
     state["news"].append(
-        msg(N_("%(player)s rolls %(roll)s in the ghost fight"), player=player(side), roll=die(value, physical))
+        msg(N_("%(player)s rolls %(roll)s in the ghost fight"), player=side, roll=die(value, physical))
     )
     if len(fight["rolls"]) == 2:
         _settle_fight(state, fight)
@@ -145,7 +145,7 @@ def _settle_fight(state: dict, fight: dict) -> None:
     else:
         line = msg(
             N_("%(winner)s wins the ghost fight; the ghost of %(loser)s leaves the board"),
-            winner=player(winner),
-            loser=player(defender if winner == attacker else attacker),
+            winner=winner,
+            loser=defender if winner == attacker else attacker,
         )
     state["news"].append(line)

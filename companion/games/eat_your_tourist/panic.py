@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.games.base import N_, RuleError, msg
 
 from . import table
-from .texts import COLOURS, die, player
+from .texts import COLOURS, die
 from .turn import colour_on_board, draw_event, read_die
 
 
@@ -24,7 +24,7 @@ def roll_panic(state: dict, actor: str, action: dict, rng) -> None:
     effect = table.row_effect(row, state["settings"]["tourist_speed"], colour)
     banner = _panic_banner(value, row, effect)
     state["news"].append(
-        msg(N_("%(player)s rolls %(roll)s for panic"), player=player(state["active"]), roll=die(value, physical))
+        msg(N_("%(player)s rolls %(roll)s for panic"), player=state["active"], roll=die(value, physical))
     )
     state["news"].append(banner)
     if row == 6:
@@ -48,4 +48,4 @@ def choose_colour(state: dict, actor: str, action: dict, rng) -> None:
     panic["colour"] = colour_on_board(state, action)
     effect = table.row_effect(5, state["settings"]["tourist_speed"], panic["colour"])
     state["banner"] = _panic_banner(panic["roll"], 5, effect)
-    state["news"].append(msg(N_("%(player)s chooses: %(effect)s"), player=player(state["active"]), effect=effect))
+    state["news"].append(msg(N_("%(player)s chooses: %(effect)s"), player=state["active"], effect=effect))

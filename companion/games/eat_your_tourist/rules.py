@@ -103,6 +103,9 @@ class EatYourTourist(Game):
             help=N_("One title a line, in the order of the card numbers."),
         ),
     )
+    # Both owners roll for a ghost fight on their own phones, often in the same second;
+    # each roll is re-checked against the fight as it stands, so neither needs the other's.
+    concurrent = frozenset({"fight_roll"})
     actions = {
         "next": _schema(),
         "roll_fright": _schema(value=DIE),
@@ -140,7 +143,7 @@ class EatYourTourist(Game):
             "ghosts": dict.fromkeys(players, 0),
             "turn": turn.fresh_turn(settings),
             "events": table.new_deck(rng),
-            "banner": msg(N_("%(player)s starts"), player=player(first)),
+            "banner": msg(N_("%(player)s starts"), player=first),
             "news": [],
         }
 

@@ -39,7 +39,7 @@ def summary(rows: list[dict]) -> dict:
         msg(
             N_("%(place)s. %(player)s: %(points)s points (%(eaten)s eaten ×2, %(escapes)s escaped −1)"),
             place=row["place"],
-            player=row["label"],
+            player=row["seat"],
             points=row["points"],
             eaten=row["eaten"],
             escapes=row["escapes"],

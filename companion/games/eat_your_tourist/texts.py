@@ -45,7 +45,11 @@ PHASES = {
 
 
 def player(seat: str) -> dict:
-    """The seat's name as the table says it: "Player 2"."""
+    """The seat's label: "Player 2".
+
+    Messages name a player by the seat id instead, which the table shows as
+    the name the player typed in.
+    """
     return msg("Player %(number)s", number=int(seat.rsplit("-", 1)[1]))
 
 

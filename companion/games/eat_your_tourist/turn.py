@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.games.base import N_, RuleError, msg
 
 from . import table
-from .texts import COLOUR_NAMES, COLOURS, DIED, ESCAPED, die, player
+from .texts import COLOUR_NAMES, COLOURS, DIED, ESCAPED, die
 
 
 def fresh_turn(settings: dict) -> dict:
@@ -100,7 +100,7 @@ def draw_event(state: dict, rng) -> dict:
 
 def next_phase(state: dict, actor: str, action: dict, rng) -> None:
     """One tap to go on: fright → hunt → panic → the next player's fright (ET-4)."""
-    active = player(state["active"])
+    active = state["active"]
     if state["phase"] == "fright":
         state["phase"] = "hunt"
         state["news"].append(msg(N_("%(player)s: the hunt begins"), player=active))
@@ -112,7 +112,7 @@ def next_phase(state: dict, actor: str, action: dict, rng) -> None:
 
 def _start_panic(state: dict, rng) -> None:
     state["phase"] = "panic"
-    state["news"].append(msg(N_("%(player)s: panic among the tourists!"), player=player(state["active"])))
+    state["news"].append(msg(N_("%(player)s: panic among the tourists!"), player=state["active"]))
     if state["settings"]["event_every_panic"]:
         # House rule H3 ("restless times"): a card at the start of every panic phase.
         state["banner"] = draw_event(state, rng)
@@ -130,9 +130,7 @@ def _end_turn(state: dict) -> None:
     state["turn_number"] += 1
     state["turn"] = fresh_turn(state["settings"])
     state["banner"] = None
-    state["news"].append(
-        msg(N_("%(player)s ends the turn; %(next)s goes next"), player=player(ending), next=player(state["active"]))
-    )
+    state["news"].append(msg(N_("%(player)s ends the turn; %(next)s goes next"), player=ending, next=state["active"]))
 
 
 def roll_fright(state: dict, actor: str, action: dict, rng) -> None:
@@ -142,7 +140,7 @@ def roll_fright(state: dict, actor: str, action: dict, rng) -> None:
     state["news"].append(
         msg(
             N_("%(player)s rolls %(roll)s for a frightened tourist"),
-            player=player(state["active"]),
+            player=state["active"],
             roll=die(value, physical),
         )
     )
@@ -153,7 +151,7 @@ def tourist_escapes(state: dict, actor: str, action: dict, rng) -> None:
     colour = colour_on_board(state, action)
     neighbour = left_of(state, state["active"])
     state["scores"][neighbour]["escapes"] += 1
-    state["news"].append(msg(ESCAPED[colour], neighbour=player(neighbour)))
+    state["news"].append(msg(ESCAPED[colour], neighbour=neighbour))
     remove_tourist(state, colour, "escaped")
 
 

@@ -1,0 +1,108 @@
+"""Sežer svého turistu! in real browsers: three players on three phones and the display, two full turns."""
+
+import re
+
+from playwright.sync_api import expect
+
+
+def open_table(display, base):
+    display.goto(base + "/")
+    card = display.locator(".game", has_text="Eat your tourist!")
+    card.locator("input[name=players]").fill("3")
+    card.locator("select[name=starting_player]").select_option("player-1")
+    card.get_by_role("button", name="Open a table").click()
+    expect(display).to_have_url(re.compile(r"/t/[A-Z0-9]{6}/display$"))
+    return display.url.split("/")[-2]
+
+
+def take_seat(phone, base, code, seat_label, name):
+    phone.goto(f"{base}/t/{code}")
+    form = phone.locator("form.claim", has_text=seat_label)
+    form.locator("input[name=name]").fill(name)
+    form.get_by_role("button", name="Take this seat").click()
+    expect(phone.locator(".who")).to_have_text(f"You are {name}")
+
+
+class Table:
+    """The devices at the table, and the sequence number every screen must reach after each tap."""
+
+    def __init__(self, display, phones):
+        self.display, self.phones, self.seq = display, phones, 0
+
+    def tap(self, phone, action, name=None, form_text=None):
+        """Tap a button of an action form on a phone, then wait for every screen to show the result."""
+        forms = phone.locator(f"#eyt-controls form[data-action={action}]")
+        if form_text:
+            forms = forms.filter(has_text=form_text)
+        button = forms.get_by_role("button", name=name, exact=True) if name else forms.locator("button")
+        button.first.click()
+        self.seq += 1
+        for page in (self.display, *self.phones):
+            expect(page.locator("#live")).to_have_attribute("data-seq", str(self.seq))
+
+
+def test_three_players_play_two_full_turns_on_their_phones(server, phones):
+    display = phones(1920, 1080)
+    anna, bea, cyril = phones(360, 800), phones(360, 800), phones(360, 800)
+    code = open_table(display, server.url)
+    for phone, seat, name in ((anna, "Player 1", "Anna"), (bea, "Player 2", "Bea"), (cyril, "Player 3", "Cyril")):
+        take_seat(phone, server.url, code, seat, name)
+    table = Table(display, (anna, bea, cyril))
+    expect(display.locator("#eyt-turn")).to_contain_text("Anna is on turn")
+    expect(bea.locator("#eyt-controls")).to_contain_text("Anna is playing")
+
+    # Turn 1, Anna. Fright: the table die shows 4 and a blue tourist runs out of the castle.
+    table.tap(anna, "roll_fright", "4")
+    expect(display.locator("#eyt-turn")).to_contain_text("Escapes this turn cost Bea −1.")
+    table.tap(anna, "tourist_escapes", "Escaped", form_text=None)
+    expect(display.locator("#eyt-tourists .eyt-count").first).to_have_text("3")
+    table.tap(anna, "next", "Go on to the hunt")
+    # Hunt: a ghost comes in, walks 2 squares, then eats a red tourist one square further.
+    expect(display.locator(".eyt-phase.eyt-now")).to_contain_text("Hunt")
+    table.tap(anna, "enter_ghost")
+    table.tap(anna, "move_ghost", "2")
+    anna.locator("form[data-action=eat] select[name=steps]").select_option("1")
+    table.tap(anna, "eat", "Red")
+    expect(anna.locator("#eyt-movement .eyt-movement-left")).to_have_text("2")
+    expect(display.locator(".eyt-movement-card .eyt-movement-left")).to_have_text("2")
+    table.tap(anna, "next", "Go on to the panic")
+    # Panic: a 3 moves the red tourists; the display highlights row 3.
+    table.tap(anna, "roll_panic", "3")
+    expect(display.locator("#eyt-panic tr.eyt-highlight")).to_contain_text("Move all red tourists by 3")
+    table.tap(anna, "next", "End the turn")
+
+    # Turn 2, Bea. Fright with the app's die; a yellow tourist dies of fright.
+    expect(bea.locator("#eyt-turn")).to_contain_text("Your turn")
+    expect(anna.locator("#eyt-turn")).to_contain_text("Bea is on turn")
+    table.tap(bea, "roll_fright", "Roll for a tourist")
+    expect(bea.locator(".eyt-rolls .eyt-die")).to_have_count(1)
+    bea.locator(".eyt-fate", has_text="Yellow").get_by_role("button", name="Died of fright").click()
+    table.seq += 1
+    expect(display.locator("#live")).to_have_attribute("data-seq", str(table.seq))
+    table.tap(bea, "next", "Go on to the hunt")
+    # Hunt: Bea's ghost attacks Anna's; both roll on their own phones and Bea wins 5 to 2.
+    table.tap(bea, "enter_ghost")
+    table.tap(bea, "fight", "Anna's ghost")
+    expect(anna.locator("#eyt-turn")).to_contain_text("Your ghost is attacked: roll for it!")
+    expect(display.locator(".eyt-movement-card")).to_contain_text("Ghost fight: Bea against Anna")
+    table.tap(anna, "fight_roll", "2")
+    table.tap(bea, "fight_roll", "5", form_text=None)
+    expect(bea.locator("#eyt-controls")).to_contain_text("(Bea wins)")
+    table.tap(bea, "next", "Go on to the panic")
+    # Panic: a 6 moves the opponents' ghosts and turns up an event.
+    table.tap(bea, "roll_panic", "6")
+    expect(display.locator("#eyt-event .eyt-event-number")).to_be_visible()
+    expect(display.locator(".banner")).to_contain_text("New event")
+    table.tap(bea, "next", "End the turn")
+
+    # Turn 3 is Cyril's; the score: Anna 2 (one eaten), Bea −1 (Anna's escape), Cyril 0.
+    expect(cyril.locator("#eyt-turn")).to_contain_text("Your turn")
+    expect(cyril.locator("#eyt-controls form[data-action=roll_fright]").first).to_be_visible()
+    expect(display.locator("#eyt-turn")).to_contain_text("Turn 3")
+    rows = display.locator("#eyt-score tbody tr")
+    expect(rows.nth(0)).to_contain_text("Anna")
+    expect(rows.nth(0).locator(".eyt-points")).to_have_text("2")
+    expect(rows.nth(2)).to_contain_text("Bea")
+    expect(rows.nth(2).locator(".eyt-points")).to_have_text("-1")
+    expect(display.locator("#eyt-tourists h2")).to_contain_text("13")
+    expect(display.locator("#history")).to_contain_text("Bea wins the ghost fight; the ghost of Anna leaves the board")
