@@ -12,8 +12,16 @@ class Rng:
     """
 
     def __init__(self, seed: str, seq: int):
-        digest = hashlib.sha256(f"{seed}:{seq}".encode()).digest()
-        self._random = random.Random(int.from_bytes(digest, "big"))
+        self._seed = f"{seed}:{seq}"
+        self._generator: random.Random | None = None
+
+    @property
+    def _random(self) -> random.Random:
+        # Made on first use: most actions roll no dice, and seeding costs more than the action.
+        if self._generator is None:
+            digest = hashlib.sha256(self._seed.encode()).digest()
+            self._generator = random.Random(int.from_bytes(digest, "big"))
+        return self._generator
 
     def randint(self, a: int, b: int) -> int:
         return self._random.randint(a, b)
