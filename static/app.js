@@ -38,14 +38,33 @@
     });
   }
 
+  // Keep open sections open (a confirm step is left to close: its question was about the old state).
+  function openSections() {
+    return Array.from(document.querySelectorAll("#live details[open]:not(.confirm) > summary"), function (summary) {
+      return summary.textContent.trim();
+    });
+  }
+
+  function reopen(keys) {
+    document.querySelectorAll("#live details:not(.confirm) > summary").forEach(function (summary) {
+      if (keys.indexOf(summary.textContent.trim()) >= 0) { summary.parentElement.open = true; }
+    });
+  }
+
   function applyFrame(html) {
     if (html.charAt(0) === "{") { return; } // a JSON refusal of a socket action
     var wasMyTurn = yourTurn();
     var typed = typedValues();
+    var open = openSections();
     htmx.swap(document.body, html, { swapStyle: "none" });
     restoreTyped(typed);
+    reopen(open);
     if (!wasMyTurn && yourTurn() && navigator.vibrate) { navigator.vibrate(200); }
   }
+
+  var openBeforeAnswer = [];
+  document.addEventListener("htmx:beforeSwap", function () { openBeforeAnswer = openSections(); });
+  document.addEventListener("htmx:afterSettle", function () { reopen(openBeforeAnswer); });
 
   document.addEventListener("input", function (event) {
     if (event.target.form && event.target.form.dataset.action) { event.target.dataset.dirty = "true"; }

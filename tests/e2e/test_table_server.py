@@ -28,12 +28,14 @@ def test_an_action_in_one_seat_appears_in_the_other_and_on_the_display_without_a
     take_seat(anna, server.url, code, "Player 1", "Anna")
     take_seat(bea, server.url, code, "Player 2", "Bea")
     expect(display.locator(".host-panel")).to_contain_text("Anna")
+    bea.get_by_text("History").click()  # an open section stays open through live updates
     anna.locator("form[data-action=write] input[name=note]").fill("hello")
     anna.locator("form[data-action=write] button").click()
     expect(anna.locator("#live")).to_have_attribute("data-seq", "1")
     expect(bea.locator("#live")).to_have_attribute("data-seq", "1")
     expect(display.locator("#live")).to_have_attribute("data-seq", "1")
     expect(bea.locator("#history")).to_contain_text("Anna wrote a note.")
+    expect(bea.locator("#history")).to_have_attribute("open", "")
     expect(bea.locator("#live")).not_to_contain_text("hello")
 
 

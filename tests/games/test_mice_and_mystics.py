@@ -615,3 +615,10 @@ def test_czech_and_dutch_strings_are_complete():
     from companion.catalogs import missing
 
     assert [line for line in missing() if "mice_and_mystics" in line] == []
+
+
+@pytest.mark.parametrize("achievements", [True, False])
+def test_the_screens_know_whether_individual_achievements_are_in_play(achievements):
+    state = table(achievements=achievements)
+    assert game.view(state, None)["achievements_in_play"] is achievements
+    assert game.view(state, "player-1")["achievements_in_play"] is achievements

@@ -549,6 +549,7 @@ def public_view(state: dict) -> dict:
         "surge": state["surge"],
         "mice": [mouse_glance(mouse) for mouse in state["mice"]],
         "achievements": achievement_entries(state),
+        "achievements_in_play": state["options"]["achievements"],
         "minions_player": minions_player(state),
         "defence_roller": defence_roller(state),
         "dice_helper": state["options"]["dice_helper"],
