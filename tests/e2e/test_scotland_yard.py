@@ -1,0 +1,84 @@
+"""Scotland Yard in real browsers: Mister X and two detectives play three rounds by tapping their phones."""
+
+import re
+
+from playwright.sync_api import expect
+
+
+def open_table(page, base):
+    page.goto(base + "/")
+    card = page.locator(".game", has_text="Scotland Yard")
+    card.locator("input[name=detectives]").fill("2")
+    card.get_by_role("button", name="Open a table").click()
+    expect(page).to_have_url(re.compile(r"/t/[A-Z0-9]{6}/display$"))
+    return page.url.split("/")[-2]
+
+
+def take_seat(page, base, code, seat_label, name):
+    page.goto(f"{base}/t/{code}")
+    form = page.locator("form.claim", has_text=seat_label)
+    form.locator("input[name=name]").fill(name)
+    form.get_by_role("button", name="Take this seat").click()
+    expect(page.locator(".who")).to_have_text(f"You are {name}")
+
+
+class Seq:
+    """The table's sequence number, which every accepted action moves on by one, on every screen."""
+
+    def __init__(self, screens):
+        self.screens = screens
+        self.value = int(screens[0].locator("#live").get_attribute("data-seq"))
+
+    def step(self):
+        self.value += 1
+        for screen in self.screens:
+            expect(screen.locator("#live")).to_have_attribute("data-seq", str(self.value))
+
+
+def tap_move(page, picks, avoid=None):
+    """Two taps: a station (a safe one if there is one), then the button that confirms the move."""
+    safe = picks.locator(":scope:not(.warn)")
+    choices = safe if safe.count() else picks
+    for index in range(choices.count()):
+        pick = choices.nth(index)
+        if pick.get_attribute("data-to") != avoid:
+            break
+    station = pick.get_attribute("data-to")
+    pick.locator("summary").click()
+    pick.locator("button.go").click()
+    return station
+
+
+def test_mister_x_and_two_detectives_play_three_rounds_and_the_display_shows_the_reveal(server, phones):
+    display, mister_x, dora, dirk = phones(1280, 800), phones(), phones(), phones()
+    code = open_table(display, server.url)
+    take_seat(mister_x, server.url, code, "Mister X", "Xena")
+    take_seat(dora, server.url, code, "Detective 1", "Dora")
+    take_seat(dirk, server.url, code, "Detective 2", "Dirk")
+    seq = Seq([display, mister_x, dora, dirk])
+    moves = {dora: ["detective-1", "bobby-1"], dirk: ["detective-2", "bobby-2"]}
+    for round_number in (1, 2, 3):
+        expect(display.locator(".sy-status .whose")).to_contain_text(f"Round {round_number}: Mister X is moving.")
+        station = tap_move(mister_x, mister_x.locator("#sy-moves > .ticket-group details.pick"))
+        seq.step()
+        expect(mister_x.locator(".my-station .secret-station")).to_have_text(station)
+        expect(mister_x.locator(f".slot[data-move='{round_number}'] .station")).to_have_text(station)
+        if round_number == 3:
+            for screen in (display, dora, dirk):
+                expect(screen.locator(".banner")).to_have_text(f"Mister X shows himself at station {station}!")
+                expect(screen.locator(".slot[data-move='3'] .log-station")).to_have_text(station)
+        for screen in (display, dora, dirk):
+            expect(screen.locator(".slot[data-move='1'] .hidden-station")).to_be_visible()
+            expect(screen.locator(".secret-station")).to_have_count(0)
+        expect(dora.locator(".sy-status .whose")).to_contain_text("the detectives and bobbies are moving")
+        for phone, figures in moves.items():
+            for figure in figures:
+                picks = phone.locator(f".my-figure[data-figure='{figure}'] details.pick")
+                if picks.count():
+                    tap_move(phone, picks, avoid=station)  # the hunt goes on: nobody catches Mister X yet
+                    seq.step()
+    expect(display.locator(".sy-status .whose")).to_contain_text("Round 4: Mister X is moving.")
+    expect(display.locator(".sy-status .move-counter")).to_have_text("3")
+    expect(display.locator(".slot[data-move='3'] .log-station")).to_have_text(station)
+    tickets = display.locator(".figure[data-figure='detective-1'] .count").all_inner_texts()
+    assert sum(int(count) for count in tickets) == 23 - 3  # one ticket a round, public on the display
