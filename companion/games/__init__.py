@@ -10,7 +10,7 @@ from importlib import import_module
 
 from companion.games.base import Game
 
-BUILT_IN: tuple[str, ...] = ("scotland_yard", "mice_and_mystics", "eat_your_tourist")
+BUILT_IN: tuple[str, ...] = ("scotland_yard", "downforce", "mice_and_mystics", "eat_your_tourist")
 
 
 def load(modules: list[str]) -> dict[str, Game]:

@@ -705,3 +705,38 @@ def test_czech_and_dutch_catalogues_are_complete():
     from companion.catalogs import missing
 
     assert [problem for problem in missing() if "/downforce/" in problem] == []
+
+
+def test_a_whole_four_player_game_plays_through_on_the_phones():
+    from companion.rng import Rng
+
+    state, seq = game.setup({"players": 4, "board": "bay"}, Rng("table", 0)), 0
+
+    def act(actor, action):
+        nonlocal state, seq
+        seq += 1
+        after = game.apply(state, actor, action, Rng("table", seq))
+        json.dumps(game.describe(state, after, actor, action))
+        state = after
+
+    while state["phase"] == "auction":
+        auction = state["auction"]
+        if auction["forced"]:
+            act(auction["forced"], {"type": "forced_bid", "from": "colour", "amount": 2})
+            continue
+        for number, seat in enumerate(auction["eligible"]):
+            act(seat, bid(1 + (number + len(state["sales"])) % 6, stripes=1 + number))
+    for seat, powers in state["won_powers"].items():
+        if seat not in state["powers"]:
+            act(seat, {"type": "keep_power", "power": powers[-1]})
+    for _ in range(3):
+        act(HOST, {"type": "open_bets"})
+        for seat in state["players"]:
+            act(seat, {"type": "bet", "car": "green"})
+    for car in ("green", "red", "blue", "black", "yellow", "orange"):
+        act(P1, {"type": "finish", "car": car})
+    assert state["phase"] == "finished"
+    assert len(state["cars"]) == 6
+    assert game.outcome(state)["winners"]
+    for seat in (None, P1, P2, P3, P4):
+        json.dumps(game.view(state, seat))

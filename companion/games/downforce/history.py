@@ -54,8 +54,7 @@ def _bid(before, after, actor, action):
 
 
 def _forced_bid(before, after, actor, action):
-    sale = after["sales"][-1]
-    amount = sale["price"]
+    amount = 1 if action["from"] == "none" else action["amount"]
     texts = {
         "colour": N_("%(seat)s shows their lowest card in this colour: %(amount)s."),
         "wild": N_("%(seat)s has no card in this colour and shows a wild stripe: %(amount)s."),

@@ -60,7 +60,9 @@ def enter_card(state: dict, deck: str, card: str) -> None:
     if deck == "powers" and state["variant"] == "beginner":
         raise RuleError(N_("The beginner game plays without driver powers."))
     cards, pile = CARS if deck == "speed8" else POWERS, state["entered"][deck]
-    if card not in cards or card in pile:
+    if card not in cards:
+        raise RuleError(N_("Pick one of the six cards of that deck."))
+    if card in pile:
         raise RuleError(N_("That card is already entered."))
     pile.append(card)
     if len(pile) == len(cards) - 1:
@@ -118,8 +120,6 @@ def open_betting(state: dict) -> None:
         raise RuleError(N_("Betting round %(round)s is still open."), round=state["bet_round"])
     if state["bet_round"] >= BETTING_LINES:
         raise RuleError(N_("All three betting rounds have been played."))
-    if state["finish"]:
-        raise RuleError(N_("No betting once a car has finished."))
     state["bet_round"] += 1
     state["betting"] = True
     state["banner"] = msg(N_("Betting round %(round)s: everyone picks a car to win."), round=state["bet_round"])

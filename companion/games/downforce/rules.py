@@ -20,9 +20,19 @@ VARIANTS = {
 }
 DECK_ORDERS = {"shuffled": N_("Shuffled by the server"), "entered": N_("Entered from the physical decks")}
 
-CAR = {"type": "string", "enum": list(CARS)}
-POWER = {"type": "string", "enum": list(POWERS)}
-NUMBER = {"type": "integer", "minimum": 1, "maximum": 6}
+CAR = {"type": "string", "enum": list(CARS), "title": N_("Car")}
+POWER = {"type": "string", "enum": list(POWERS), "title": N_("Driver power")}
+STRIPE = {"type": "integer", "minimum": 1, "maximum": 6, "title": N_("Number in the car's colour stripe")}
+STRIPES = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": 6,
+    "title": N_("Car-colour stripes on the card (wild not counted)"),
+}
+WILD = {"type": "boolean", "title": N_("The card has a white wild stripe")}
+PASS = {"type": "boolean", "title": N_("No stripe of this colour (pass)")}
+SHOWN = {"type": "string", "enum": ["colour", "wild", "none"], "title": N_("The card you show")}
+ROUND = {"type": "integer", "minimum": 1, "maximum": 3, "title": N_("Betting round")}
 
 
 def _schema(properties: dict | None = None, required: tuple = ()) -> dict:
@@ -53,15 +63,11 @@ class Downforce(Game):
     actions = {
         "enter_speed8": _schema({"car": CAR}, ("car",)),
         "enter_power": _schema({"power": POWER}, ("power",)),
-        "bid": _schema(
-            {"car": CAR, "amount": NUMBER, "stripes": NUMBER, "wild": {"type": "boolean"}, "pass": {"type": "boolean"}}
-        ),
-        "forced_bid": _schema(
-            {"car": CAR, "from": {"type": "string", "enum": ["colour", "wild", "none"]}, "amount": NUMBER}, ("from",)
-        ),
+        "bid": _schema({"car": CAR, "amount": STRIPE, "stripes": STRIPES, "wild": WILD, "pass": PASS}),
+        "forced_bid": _schema({"car": CAR, "from": SHOWN, "amount": STRIPE}, ("from",)),
         "keep_power": _schema({"power": POWER}, ("power",)),
         "open_bets": _schema(),
-        "bet": _schema({"car": CAR, "round": {"type": "integer", "minimum": 1, "maximum": 3}}, ("car",)),
+        "bet": _schema({"car": CAR, "round": ROUND}, ("car",)),
         "finish": _schema({"car": CAR}, ("car",)),
         "end_race": _schema(),
         "next_race": _schema(),

@@ -125,7 +125,6 @@ def setup_progress(state: dict) -> dict | None:
         "speed8_entered": len(state["entered"]["speed8"]),
         "powers_entered": len(state["entered"]["powers"]),
         "needs_powers": state["variant"] != "beginner",
-        "speed8_left": [car for car in CARS if car not in state["entered"]["speed8"]],
     }
 
 
