@@ -1,6 +1,6 @@
 """Translation catalogues: one for the platform, one per game.
 
-`python -m companion.catalogs update` extracts every translatable string,
+`python -m companion.catalogs update [package]` extracts every translatable string,
 merges it into the Czech and Dutch .po files and compiles the .mo files;
 `check` lists what is missing (the test suite fails on any).
 """
@@ -68,17 +68,24 @@ def catalogues() -> dict[Path, Catalog]:
     return {source.translations: source.messages() for source in sources()}
 
 
-def update() -> None:
-    """Merge the extracted strings into every .po file and compile the .mo files."""
+def update(only: str | None = None) -> None:
+    """Merge the extracted strings into the .po files and compile the .mo files.
+
+    only: a translations directory's package (e.g. "downforce"), to leave the others alone.
+    """
     for directory, template in catalogues().items():
+        if only and directory.parent.name != only:
+            continue
         for locale in LOCALES:
             po = directory / locale / "LC_MESSAGES" / "messages.po"
             po.parent.mkdir(parents=True, exist_ok=True)
             catalog = _read(po, locale)
+            # Keep the header's date and leave out line numbers, so that an update changes only what changed.
+            template.creation_date = catalog.creation_date
             catalog.update(template, no_fuzzy_matching=True)
             catalog.obsolete.clear()
             with po.open("wb") as out:
-                write_po(out, catalog, omit_header=False, sort_output=True, include_previous=False)
+                write_po(out, catalog, sort_output=True, include_previous=False, include_lineno=False)
             compile_mo(po)
 
 
@@ -128,7 +135,7 @@ def _read(po: Path, locale: str) -> Catalog:
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else "check"
     if command == "update":
-        update()
+        update(sys.argv[2] if len(sys.argv) > 2 else None)
     problems = missing()
     print("\n".join(problems) or "catalogues complete")
     sys.exit(1 if problems and command == "check" else 0)
