@@ -1,26 +1,8 @@
 """Sežer svého turistu! in real browsers: three players on three phones and the display, two full turns."""
 
-import re
-
 from playwright.sync_api import expect
 
-
-def open_table(display, base):
-    display.goto(base + "/")
-    card = display.locator(".game", has_text="Eat your tourist!")
-    card.locator("input[name=players]").fill("3")
-    card.locator("select[name=starting_player]").select_option("player-1")
-    card.get_by_role("button", name="Open a table").click()
-    expect(display).to_have_url(re.compile(r"/t/[A-Z0-9]{6}/display$"))
-    return display.url.split("/")[-2]
-
-
-def take_seat(phone, base, code, seat_label, name):
-    phone.goto(f"{base}/t/{code}")
-    form = phone.locator("form.claim", has_text=seat_label)
-    form.locator("input[name=name]").fill(name)
-    form.get_by_role("button", name="Take this seat").click()
-    expect(phone.locator(".who")).to_have_text(f"You are {name}")
+from tests.e2e import lobby
 
 
 class Table:
@@ -44,9 +26,9 @@ class Table:
 def test_three_players_play_two_full_turns_on_their_phones(server, phones):
     display = phones(1920, 1080)
     anna, bea, cyril = phones(360, 800), phones(360, 800), phones(360, 800)
-    code = open_table(display, server.url)
+    code = lobby.open_table(display, server.url, "Eat your tourist!", players="3", starting_player="player-1")
     for phone, seat, name in ((anna, "Player 1", "Anna"), (bea, "Player 2", "Bea"), (cyril, "Player 3", "Cyril")):
-        take_seat(phone, server.url, code, seat, name)
+        lobby.take_seat(phone, server.url, code, seat, name)
     table = Table(display, (anna, bea, cyril))
     expect(display.locator("#eyt-turn")).to_contain_text("Anna is on turn")
     expect(bea.locator("#eyt-controls")).to_contain_text("Anna is playing")

@@ -4,22 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-
-def open_table(page, base):
-    page.goto(base + "/")
-    card = page.locator(".game", has_text="Mice and Mystics")
-    card.locator("input[name=players]").fill("2")
-    card.get_by_role("button", name="Open a table").click()
-    expect(page).to_have_url(re.compile(r"/t/[A-Z0-9]{6}/display$"))
-    return page.url.split("/")[-2]
-
-
-def take_seat(page, base, code, seat_label, name):
-    page.goto(f"{base}/t/{code}")
-    form = page.locator("form.claim", has_text=seat_label)
-    form.locator("input[name=name]").fill(name)
-    form.get_by_role("button", name="Take this seat").click()
-    expect(page.locator(".who")).to_have_text(f"You are {name}")
+from tests.e2e import lobby
 
 
 def add_mouse(phone, hero):
@@ -30,9 +15,9 @@ def add_mouse(phone, hero):
 
 def test_two_mice_on_two_phones_and_the_display_pressing_next(server, phones):
     display, anna, bea = phones(1920, 1080), phones(360, 800), phones(360, 800)
-    code = open_table(display, server.url)
-    take_seat(anna, server.url, code, "Player 1", "Anna")
-    take_seat(bea, server.url, code, "Player 2", "Bea")
+    code = lobby.open_table(display, server.url, "Mice and Mystics", players="2")
+    lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
+    lobby.take_seat(bea, server.url, code, "Player 2", "Bea")
 
     add_mouse(anna, "collin")
     expect(bea.locator(".mm-party")).to_contain_text("Prince Collin")

@@ -1,25 +1,8 @@
 """Scotland Yard in real browsers: Mister X and two detectives play three rounds by tapping their phones."""
 
-import re
-
 from playwright.sync_api import expect
 
-
-def open_table(page, base):
-    page.goto(base + "/")
-    card = page.locator(".game", has_text="Scotland Yard")
-    card.locator("input[name=detectives]").fill("2")
-    card.get_by_role("button", name="Open a table").click()
-    expect(page).to_have_url(re.compile(r"/t/[A-Z0-9]{6}/display$"))
-    return page.url.split("/")[-2]
-
-
-def take_seat(page, base, code, seat_label, name):
-    page.goto(f"{base}/t/{code}")
-    form = page.locator("form.claim", has_text=seat_label)
-    form.locator("input[name=name]").fill(name)
-    form.get_by_role("button", name="Take this seat").click()
-    expect(page.locator(".who")).to_have_text(f"You are {name}")
+from tests.e2e import lobby
 
 
 class Seq:
@@ -51,10 +34,10 @@ def tap_move(page, picks, avoid=None):
 
 def test_mister_x_and_two_detectives_play_three_rounds_and_the_display_shows_the_reveal(server, phones):
     display, mister_x, dora, dirk = phones(1280, 800), phones(), phones(), phones()
-    code = open_table(display, server.url)
-    take_seat(mister_x, server.url, code, "Mister X", "Xena")
-    take_seat(dora, server.url, code, "Detective 1", "Dora")
-    take_seat(dirk, server.url, code, "Detective 2", "Dirk")
+    code = lobby.open_table(display, server.url, "Scotland Yard", detectives="2")
+    lobby.take_seat(mister_x, server.url, code, "Mister X", "Xena")
+    lobby.take_seat(dora, server.url, code, "Detective 1", "Dora")
+    lobby.take_seat(dirk, server.url, code, "Detective 2", "Dirk")
     seq = Seq([display, mister_x, dora, dirk])
     moves = {dora: ["detective-1", "bobby-1"], dirk: ["detective-2", "bobby-2"]}
     for round_number in (1, 2, 3):

@@ -1,32 +1,15 @@
 """A table in real browsers: open it, join two seats by the join URL, live updates, a server restart."""
 
-import re
-
 from playwright.sync_api import expect
 
-
-def open_table(page, base, players=2):
-    page.goto(base + "/")
-    card = page.locator(".game", has_text="Secret notes")
-    card.locator("input[name=players]").fill(str(players))
-    card.get_by_role("button", name="Open a table").click()
-    expect(page).to_have_url(re.compile(r"/t/[A-Z0-9]{6}/display$"))
-    return page.url.split("/")[-2]
-
-
-def take_seat(page, base, code, seat_label, name):
-    page.goto(f"{base}/t/{code}")
-    form = page.locator("form.claim", has_text=seat_label)
-    form.locator("input[name=name]").fill(name)
-    form.get_by_role("button", name="Take this seat").click()
-    expect(page.locator(".who")).to_have_text(f"You are {name}")
+from tests.e2e import lobby
 
 
 def test_an_action_in_one_seat_appears_in_the_other_and_on_the_display_without_a_reload(server, phones):
     display, anna, bea = phones(1280, 800), phones(), phones()
-    code = open_table(display, server.url)
-    take_seat(anna, server.url, code, "Player 1", "Anna")
-    take_seat(bea, server.url, code, "Player 2", "Bea")
+    code = lobby.open_table(display, server.url, "Secret notes", players=2)
+    lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
+    lobby.take_seat(bea, server.url, code, "Player 2", "Bea")
     expect(display.locator(".host-panel")).to_contain_text("Anna")
     bea.get_by_text("History").click()  # an open section stays open through live updates
     anna.locator("form[data-action=write] input[name=note]").fill("hello")
@@ -41,9 +24,9 @@ def test_an_action_in_one_seat_appears_in_the_other_and_on_the_display_without_a
 
 def test_a_seat_page_survives_the_server_restarting(server, phones):
     display, anna, bea = phones(1280, 800), phones(), phones()
-    code = open_table(display, server.url)
-    take_seat(anna, server.url, code, "Player 1", "Anna")
-    take_seat(bea, server.url, code, "Player 2", "Bea")
+    code = lobby.open_table(display, server.url, "Secret notes", players=2)
+    lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
+    lobby.take_seat(bea, server.url, code, "Player 2", "Bea")
     server.kill()
     server.start()
     anna.locator("form[data-action=write] input[name=note]").fill("after restart")
@@ -54,8 +37,8 @@ def test_a_seat_page_survives_the_server_restarting(server, phones):
 
 def test_the_host_undoes_from_the_display(server, phones):
     display, anna = phones(1280, 800), phones()
-    code = open_table(display, server.url)
-    take_seat(anna, server.url, code, "Player 1", "Anna")
+    code = lobby.open_table(display, server.url, "Secret notes", players=2)
+    lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
     anna.locator("form[data-action=write] input[name=note]").fill("oops")
     anna.locator("form[data-action=write] button").click()
     expect(display.locator("#live")).to_have_attribute("data-seq", "1")
@@ -68,9 +51,9 @@ def test_the_host_undoes_from_the_display(server, phones):
 def test_a_page_that_cannot_open_a_websocket_still_works_by_polling(server, phones):
     display, anna, bea = phones(1280, 800), phones(), phones()
     bea.add_init_script("delete window.WebSocket;")
-    code = open_table(display, server.url)
-    take_seat(anna, server.url, code, "Player 1", "Anna")
-    take_seat(bea, server.url, code, "Player 2", "Bea")
+    code = lobby.open_table(display, server.url, "Secret notes", players=2)
+    lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
+    lobby.take_seat(bea, server.url, code, "Player 2", "Bea")
     anna.locator("form[data-action=write] input[name=note]").fill("polled")
     anna.locator("form[data-action=write] button").click()
     expect(bea.locator("#live")).to_have_attribute("data-seq", "1", timeout=8_000)

@@ -10,30 +10,12 @@ import pytest
 from companion.games.base import HOST, RuleError
 from companion.games.downforce import game
 from companion.games.downforce.cards import CARS
+from tests.games.scripted import ScriptedRng
 
 P1, P2, P3, P4, P5, P6 = (f"player-{n}" for n in range(1, 7))
 
 
-class InOrder:
-    """An Rng that shuffles nothing, so the grid and the decks come out in printed order."""
-
-    def randint(self, a, b):
-        return a
-
-    def roll(self, sides=6):
-        return 1
-
-    def shuffled(self, items):
-        return list(items)
-
-    def choice(self, items):
-        return list(items)[0]
-
-    def sample(self, items, k):
-        return list(items)[:k]
-
-
-RNG = InOrder()
+RNG = ScriptedRng()
 
 
 def table(players=4, variant="standard", **changes) -> dict:
@@ -125,11 +107,7 @@ def test_all_42_race_cards_are_dealt_evenly_and_4_or_5_players_box_two(players, 
 
 
 def test_the_cars_start_on_the_grid_in_a_random_order():
-    class Reversed(InOrder):
-        def shuffled(self, items):
-            return list(reversed(items))
-
-    state = game.setup({"players": 3}, Reversed())
+    state = game.setup({"players": 3}, ScriptedRng(shuffle=lambda items: items[::-1]))
     assert sorted(state["grid"]) == sorted(CARS)
     assert state["grid"][0] == "red"
 

@@ -7,35 +7,14 @@ import pytest
 from companion.games.base import HOST, RuleError
 from companion.games.eat_your_tourist import game
 from companion.rng import Rng
+from tests.games.scripted import ScriptedRng
 
 NONE_LEFT = {"blue": 0, "yellow": 0, "red": 0, "green": 0}
 
 
-class Dice:
-    """Scripted randomness: rolls come in the given order, shuffles keep the order."""
-
-    def __init__(self, *rolls):
-        self.rolls = list(rolls)
-
-    def roll(self, sides=6):
-        return self.rolls.pop(0)
-
-    def randint(self, a, b):
-        return self.rolls.pop(0)
-
-    def shuffled(self, items):
-        return list(items)
-
-    def choice(self, items):
-        return list(items)[0]
-
-    def sample(self, items, k):
-        return list(items)[:k]
-
-
 def started(players=3, options=None, turn=None, **changes):
     """A table with player-1 to move in the fright phase, changed as given."""
-    state = game.setup({"players": players, "starting_player": "player-1", **(options or {})}, Dice())
+    state = game.setup({"players": players, "starting_player": "player-1", **(options or {})}, ScriptedRng())
     state.update(copy.deepcopy(changes))
     state["turn"].update(turn or {})
     return state
@@ -43,7 +22,7 @@ def started(players=3, options=None, turn=None, **changes):
 
 def play(state, *actions, actor=None, dice=()):
     """Apply actions in order, each by the active player unless an actor is given."""
-    rng = Dice(*dice)
+    rng = ScriptedRng(dice)
     for action in actions:
         state = game.apply(state, actor or state["active"], action, rng)
     return state
@@ -73,11 +52,11 @@ def test_the_three_ghosts_house_rule_gives_each_player_three():
 
 def test_three_ghosts_each_is_refused_with_four_players_as_the_box_has_nine():
     with pytest.raises(RuleError):
-        game.setup({"players": 4, "three_ghosts": True}, Dice())
+        game.setup({"players": 4, "three_ghosts": True}, ScriptedRng())
 
 
 def test_the_highest_start_roll_begins_and_tied_players_roll_again():
-    state = game.setup({"players": 3, "starting_player": "roll"}, Dice(6, 2, 6, 3, 5))  # ET-3, Q9
+    state = game.setup({"players": 3, "starting_player": "roll"}, ScriptedRng([6, 2, 6, 3, 5]))  # ET-3, Q9
     assert state["start_rolls"] == [
         {"player-1": 6, "player-2": 2, "player-3": 6},
         {"player-1": 3, "player-3": 5},
@@ -86,13 +65,13 @@ def test_the_highest_start_roll_begins_and_tied_players_roll_again():
 
 
 def test_a_chosen_starting_player_begins_without_a_roll():
-    state = game.setup({"players": 4, "starting_player": "player-2"}, Dice())
+    state = game.setup({"players": 4, "starting_player": "player-2"}, ScriptedRng())
     assert (state["active"], state["start_rolls"]) == ("player-2", [])
 
 
 def test_a_starting_player_beyond_the_table_is_refused():
     with pytest.raises(RuleError):
-        game.setup({"players": 2, "starting_player": "player-3"}, Dice())
+        game.setup({"players": 2, "starting_player": "player-3"}, ScriptedRng())
 
 
 def test_the_tourists_are_four_of_each_colour_unless_the_table_says_otherwise():

@@ -8,32 +8,7 @@ from companion.games.base import HOST, RuleError
 from companion.games.mice_and_mystics import game
 from companion.games.mice_and_mystics.mice import new_mouse
 from companion.rng import Rng
-
-
-class ScriptedRng:
-    """Dice and draws chosen by the test: shuffles keep their order unless told otherwise."""
-
-    def __init__(self, rolls=(), shuffle=None, samples=()):
-        self.rolls = list(rolls)
-        self.shuffle = shuffle
-        self.samples = list(samples)
-
-    def randint(self, a, b):
-        value = self.rolls.pop(0)
-        assert a <= value <= b
-        return value
-
-    def roll(self, sides=6):
-        return self.rolls.pop(0)
-
-    def shuffled(self, items):
-        return self.shuffle(list(items)) if self.shuffle else list(items)
-
-    def choice(self, items):
-        return list(items)[0]
-
-    def sample(self, items, k):
-        return self.samples.pop(0) if self.samples else list(items)[:k]
+from tests.games.scripted import ScriptedRng
 
 
 def table(players=2, **options):

@@ -1,0 +1,28 @@
+"""What every browser test does first: open a table from the lobby, then take seats by the join page."""
+
+import re
+
+from playwright.sync_api import expect
+
+
+def open_table(page, base: str, game_name: str, **options) -> str:
+    """Open a table of the game from the lobby with these option values; returns the join code."""
+    page.goto(base + "/")
+    card = page.locator(".game", has_text=game_name)
+    for name, value in options.items():
+        field = card.locator(f"[name={name}]")
+        if field.evaluate("element => element.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+    card.get_by_role("button", name="Open a table").click()
+    expect(page).to_have_url(re.compile(r"/t/[A-Z0-9]{6}/display$"))
+    return page.url.split("/")[-2]
+
+
+def take_seat(page, base: str, code: str, seat_label: str, name: str) -> None:
+    page.goto(f"{base}/t/{code}")
+    form = page.locator("form.claim", has_text=seat_label)
+    form.locator("input[name=name]").fill(name)
+    form.get_by_role("button", name="Take this seat").click()
+    expect(page.locator(".who")).to_have_text(f"You are {name}")
