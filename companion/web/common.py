@@ -29,12 +29,9 @@ def external_url(endpoint: str, **values) -> str:
     return public.rstrip("/") + path if public else url_for(endpoint, _external=True, **values)
 
 
-def seat_names(code: str) -> dict[str, str]:
+def seat_names(specs, taken: dict) -> dict[str, str]:
     """Seat id -> what to call it: the player's name, else the seat's label."""
-    service = tables()
-    table = service.cached(code)
-    taken = service.names(code)
-    return {spec.id: taken.get(spec.id) or i18n.say(spec.label) for spec in service.seat_specs(table)}
+    return {spec.id: taken.get(spec.id) or i18n.say(spec.label) for spec in specs}
 
 
 def game_template(game_id: str, seat: str | None) -> str:
@@ -51,9 +48,10 @@ def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True) ->
     """The live part of a page, rendered from this seat's view alone (seat None: the display)."""
     service = tables()
     snapshot = service.view(code, seat, fresh=fresh)
-    names = seat_names(code)
     table = service.cached(code)
     specs = service.seat_specs(table)
+    taken = service.names(code)
+    names = seat_names(specs, taken)
     game = table.game
     return render_template(
         "live.html",
@@ -70,7 +68,7 @@ def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True) ->
         game_template=game_template(game.id, seat),
         names=names,
         seats=specs,
-        taken=service.names(code),
+        taken=taken,
         presence=current_app.extensions["companion.hub"].present(table.record.code),
         say=lambda message: i18n.say(message, names),
     )
