@@ -10,6 +10,7 @@ import hashlib
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -141,12 +142,14 @@ class Tables:
         games: dict[str, Game],
         publish: Callable[[str, int], None] | None = None,
         clock: Callable[[], float] = time.time,
+        keep_in_memory: int = 2000,
     ):
         self.store = store
         self.games = games
         self.publish = publish or (lambda code, seq: None)
         self.clock = clock
-        self._live: dict[str, LiveTable] = {}
+        self._live: OrderedDict[str, LiveTable] = OrderedDict()
+        self.keep_in_memory = keep_in_memory
         self._live_lock = threading.Lock()
 
     # -- tables ---------------------------------------------------------------
@@ -181,18 +184,25 @@ class Tables:
         return table
 
     def cached(self, code: str) -> LiveTable:
+        """The table as this process last knew it (read from the log the first time)."""
         code = normalise_code(code)
         with self._live_lock:
             table = self._live.get(code)
-        if table is not None:
-            return table
+            if table is not None:
+                self._live.move_to_end(code)
+                return table
         record = self.store.table(code)
         if record is None:
             raise NotFound(N_("There is no table with the code %(code)s."), code=code)
         game = self.games[record.game]
         table = LiveTable(record, game, game.setup(record.options, Rng(record.seed, 0)))
+        self._catch_up(table)
         with self._live_lock:
-            return self._live.setdefault(code, table)
+            table = self._live.setdefault(code, table)
+            # Forgetting a table costs only a replay of its log the next time it is used.
+            while len(self._live) > self.keep_in_memory:
+                self._live.popitem(last=False)
+            return table
 
     def _catch_up(self, table: LiveTable) -> None:
         for event in self.store.events(table.record.code, after=table.seq):

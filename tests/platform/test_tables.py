@@ -124,3 +124,14 @@ def test_private_history_lines_reach_only_their_seat(service):
     theirs = [line["args"] for line in service.view(code, "player-2")["history"]]
     assert {"note": "my secret"} in mine
     assert {"note": "my secret"} not in theirs
+
+
+def test_a_table_forgotten_from_memory_is_read_back_from_its_log(service):
+    service.keep_in_memory = 1
+    code, _host, _tokens = open_table(service, players=2)
+    service.act(code, "player-1", {"type": "write", "note": "a"})
+    other, _host, _tokens = open_table(service, players=2)
+    service.act(other, "player-1", {"type": "write", "note": "b"})
+    assert service.view(code, "player-1")["view"]["my_note"] == "a"
+    service.act(code, "player-2", {"type": "write", "note": "c"})
+    assert service.view(code, None)["view"]["revealed"] == [{"player-1": "a", "player-2": "c"}]
