@@ -229,8 +229,7 @@ class Tables:
     def claim(self, code: str, seat_id: str, name: str, invite: str | None = None) -> str:
         """Take a free seat (or one the host re-issued with an invite); returns the seat token."""
         table = self.cached(code)
-        if seat_id not in {spec.id for spec in self.seat_specs(table)}:
-            raise NotFound(N_("This table has no seat %(seat)s."), seat=seat_id)
+        self._check_seat(table, seat_id)
         name = " ".join(name.split())[:40]
         if not name:
             raise TableError(N_("Please enter your name."))
@@ -255,6 +254,7 @@ class Tables:
     def free(self, code: str, seat_id: str) -> str:
         """The host frees a seat; returns a one-time invite token for the next phone."""
         table = self.cached(code)
+        self._check_seat(table, seat_id)
         current = self.store.seats(table.record.code).get(seat_id)
         invite = new_token()
         self.store.save_seat(
@@ -264,6 +264,10 @@ class Tables:
         )
         self.publish(table.record.code, table.seq)
         return invite
+
+    def _check_seat(self, table: LiveTable, seat_id: str) -> None:
+        if seat_id not in {spec.id for spec in self.seat_specs(table)}:
+            raise NotFound(N_("This table has no seat %(seat)s."), seat=seat_id)
 
     def names(self, code: str) -> dict[str, str | None]:
         """Seat id -> the name of the player sitting there (None if free)."""

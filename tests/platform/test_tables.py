@@ -5,7 +5,7 @@ import threading
 import pytest
 
 from companion.games.base import HOST
-from companion.tables import Conflict, Forbidden, Refused, Stale, Tables
+from companion.tables import Conflict, Forbidden, NotFound, Refused, Stale, Tables
 
 
 def open_table(service, players=3):
@@ -135,3 +135,9 @@ def test_a_table_forgotten_from_memory_is_read_back_from_its_log(service):
     assert service.view(code, "player-1")["view"]["my_note"] == "a"
     service.act(code, "player-2", {"type": "write", "note": "c"})
     assert service.view(code, None)["view"]["revealed"] == [{"player-1": "a", "player-2": "c"}]
+
+
+def test_the_host_cannot_free_a_seat_the_game_does_not_have(service):
+    code, _host, _tokens = open_table(service, players=2)
+    with pytest.raises(NotFound):
+        service.free(code, "player-9")
