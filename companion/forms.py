@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from companion.games.base import N_, Game, Option
@@ -40,15 +41,12 @@ def _option_value(option: Option, value):
 
 
 def action_from_form(game: Game, form) -> dict:
-    """An action from an HTML form: fields coerced to the types of the game's action schema."""
-    kind = form.get("type", "")
-    schema = game.actions.get(kind)
-    if schema is None:
-        raise TableError(N_("This game has no action %(type)s."), type=kind)
+    """An action from an HTML form: fields coerced to the types of the game's action schema, then checked."""
+    kind, schema = _schema(game, form.get("type", ""))
     action = {"type": kind}
     for name, prop in schema.get("properties", {}).items():
         action.update(_field(name, prop, form))
-    return action
+    return _checked(schema, action)
 
 
 def _field(name: str, prop: dict, form) -> dict:
@@ -75,26 +73,64 @@ def _scalar(name: str, kind: str, value: str):
 
 
 def action_from_json(game: Game, body) -> dict:
-    """An action from a JSON body: only the declared fields, of roughly the declared types."""
+    """An action from a JSON body: only the declared fields, checked against the game's action schema."""
     if not isinstance(body, dict) or not isinstance(body.get("type"), str):
         raise TableError(N_("Send a JSON object with an action type."))
-    schema = game.actions.get(body["type"])
+    kind, schema = _schema(game, body["type"])
+    fields = schema.get("properties", {})
+    return _checked(schema, {"type": kind} | {name: body[name] for name in fields if name in body})
+
+
+def _schema(game: Game, kind: str) -> tuple[str, dict]:
+    schema = game.actions.get(kind)
     if schema is None:
-        raise TableError(N_("This game has no action %(type)s."), type=body["type"])
-    action = {"type": body["type"]}
-    for name, prop in schema.get("properties", {}).items():
-        if name in body:
-            action[name] = _checked(name, prop, body[name])
-    return action
+        raise TableError(N_("This game has no action %(type)s."), type=kind)
+    return kind, schema
 
 
 JSON_TYPES = {"integer": int, "string": str, "boolean": bool, "array": list, "object": dict, "number": (int, float)}
 
 
-def _checked(name: str, prop: dict, value):
-    expected = JSON_TYPES.get(prop.get("type", "string"), object)
-    if isinstance(value, bool) and prop.get("type") in ("integer", "number"):
-        expected = ()
-    if value is not None and not isinstance(value, expected):
+def _checked(schema: dict, action: dict) -> dict:
+    """The action, if its fields fit the schema (so that a game's rules only see well-formed actions)."""
+    for name in schema.get("required", []):
+        if name not in action:
+            raise TableError(N_("%(field)s is missing."), field=name)
+    for name, prop in schema.get("properties", {}).items():
+        if name in action:
+            _check_value(name, prop, action[name])
+    return action
+
+
+def _check_value(name: str, prop: dict, value) -> None:
+    kind = prop.get("type", "string")
+    wrong_type = isinstance(value, bool) and kind in ("integer", "number")
+    if value is None or wrong_type or not isinstance(value, JSON_TYPES.get(kind, object)):
+        raise TableError(N_("%(field)s has the wrong type."), field=name)
+    fits = (
+        ("enum" not in prop or value in prop["enum"])
+        and ("minimum" not in prop or value >= prop["minimum"])
+        and ("maximum" not in prop or value <= prop["maximum"])
+        and (kind != "string" or len(value) <= prop.get("maxLength", 4000))
+        and ("pattern" not in prop or re.fullmatch(prop["pattern"].strip("^$"), value) is not None)
+    )
+    if not fits:
+        raise TableError(N_("%(field)s has a value the game cannot use."), field=name)
+    for item in value if kind == "array" else ():
+        _check_value(name, prop.get("items", {}), item)
+
+
+def optional_str(body: dict, name: str) -> str | None:
+    """An optional short string field of a JSON body (a client action id)."""
+    value = body.get(name)
+    if value is not None and (not isinstance(value, str) or len(value) > 100):
+        raise TableError(N_("%(field)s has the wrong type."), field=name)
+    return value or None
+
+
+def optional_int(body: dict, name: str) -> int | None:
+    """An optional whole-number field of a JSON body (the seq a screen saw)."""
+    value = body.get(name)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
         raise TableError(N_("%(field)s has the wrong type."), field=name)
     return value

@@ -23,6 +23,9 @@ from companion.live import Hub, Watcher
 
 log = logging.getLogger(__name__)
 
+# Enough to cover a burst at every table; small enough that pushes never wait long behind reading.
+ANNOUNCEMENT_BATCH = 1000
+
 
 class RedisHub(Hub):
     """The open pages of this process, kept in step with every other process through Redis."""
@@ -86,13 +89,24 @@ class RedisHub(Hub):
             while not self._stopping.is_set():
                 message = pubsub.get_message(timeout=1.0)
                 if message is not None:
-                    self._heard(message["data"].decode())
+                    self._heard([message, *self._already_received(pubsub)])
 
-    def _heard(self, announcement: str) -> None:
-        origin, code, _seq = announcement.split(" ")
-        if origin != self.origin and self.watchers(code):
-            self.tables().live(code)
-            self.deliver(code)
+    @staticmethod
+    def _already_received(pubsub) -> list:
+        """The announcements waiting behind the first: a listener that fell behind handles them together."""
+        messages = []
+        while len(messages) < ANNOUNCEMENT_BATCH and (message := pubsub.get_message(timeout=0)) is not None:
+            messages.append(message)
+        return messages
+
+    def _heard(self, messages: list) -> None:
+        """Catch each announced table up once and push its newest views, however many actions it announced."""
+        announced = (message["data"].decode().split(" ") for message in messages)
+        codes = dict.fromkeys(code for origin, code, _seq in announced if origin != self.origin)
+        for code in codes:
+            if self.watchers(code):
+                self.tables().live(code)
+                self.deliver(code)
 
     def _catch_up_watched(self) -> None:
         """Read every watched table's newer events and push the tables that moved on."""

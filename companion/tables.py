@@ -7,6 +7,7 @@ screen shows is rendered from `Tables.view(code, seat)`, never from state.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import threading
 import time
@@ -17,6 +18,8 @@ from dataclasses import dataclass, field
 from companion.games.base import HOST, N_, Game, RuleError, SeatSpec, msg
 from companion.rng import Rng
 from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, Store, StoreBusy, TableRecord
+
+log = logging.getLogger(__name__)
 
 JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 JOIN_CODE_LENGTH = 6
@@ -105,10 +108,16 @@ class LiveTable:
     undo_stack: list = field(default_factory=list)  # (seq, state before, action)
     history: list[HistoryLine] = field(default_factory=list)
     action_ids: dict = field(default_factory=dict)  # client action id -> seq
-    lock: threading.RLock = field(default_factory=threading.RLock)
+    lock: threading.RLock = field(default_factory=threading.RLock)  # held from reading the state to the append
+    # Views take only this one, held while an event is folded in: not across the next event's durable commit.
+    view_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def fold(self, event: Event, after: dict | None = None) -> None:
         """Apply one logged event (`after`: its result, if already computed)."""
+        with self.view_lock:
+            self._fold(event, after)
+
+    def _fold(self, event: Event, after: dict | None) -> None:
         if event.kind == "undo":
             self._fold_undo(event)
         else:
@@ -281,6 +290,7 @@ class Tables:
     ) -> tuple[int, bool]:
         """Apply one action exactly once; returns (seq, was it a repeat)."""
         table = self.cached(code)
+        client_action_id = client_action_id or None
 
         def prepare() -> tuple[Event, dict]:
             if seen_seq is not None and seen_seq < table.seq and action.get("type") not in table.game.concurrent:
@@ -298,10 +308,15 @@ class Tables:
             return table.apply(event)
         except RuleError as error:
             raise Refused(error) from error
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+            # A game that trips over an action its schema let through: the table must go on.
+            log.exception("%s could not apply %r", table.game.id, event.payload)
+            raise Refused(RuleError(N_("That does not fit the game right now."))) from error
 
     def undo(self, code: str, seen_seq: int | None = None, client_action_id: str | None = None) -> tuple[int, bool]:
         """The host takes back the last action that is still in force."""
         table = self.cached(code)
+        client_action_id = client_action_id or None
 
         def prepare() -> tuple[Event, None]:
             if seen_seq is not None and seen_seq != table.seq:
@@ -324,13 +339,16 @@ class Tables:
         """
         with table.lock:
             while True:
-                if client_action_id and client_action_id in table.action_ids:
+                if client_action_id in table.action_ids:
                     return table.action_ids[client_action_id], True
                 event, after = prepare()
                 try:
                     self.store.append(table.record.code, event)
-                except (SeqTaken, DuplicateAction):
+                except (SeqTaken, DuplicateAction) as error:
+                    seen = table.seq
                     self._catch_up(table)
+                    if table.seq == seen:  # nothing newer to read: retrying would only fail again
+                        raise Unavailable(N_("The table is busy for a moment; please try again.")) from error
                     continue
                 except StoreBusy as error:
                     raise Unavailable(N_("The table is busy for a moment; please try again.")) from error
@@ -348,7 +366,7 @@ class Tables:
         change skip that read).
         """
         table = self.live(code) if fresh else self.cached(code)
-        with table.lock:
+        with table.view_lock:
             return {
                 "seq": table.seq,
                 "game": table.record.game,

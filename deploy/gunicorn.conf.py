@@ -2,9 +2,10 @@
 
 Every open page holds a WebSocket (and a thread) for as long as it is open.
 gevent would hold more idle sockets per process, but measured here it lost:
-SQLite's fsync on commit blocks its one event loop (218 vs 354 actions/s at
-50 tables), and with PostgreSQL + Redis its updates arrived only through the
-one-second catch-up (p50 843 ms vs 52 ms at one table). So threads, with
+SQLite's fsync on commit blocks its one event loop, so group commit finds
+nothing queued (372 vs 436 actions/s at 50 tables), and with PostgreSQL + Redis
+its updates arrived only through the one-second catch-up (p50 843 ms vs 52 ms
+at one table). So threads, with
 `threads` sized for the sockets a process should hold; figures in
 bench/RESULTS.md. COMPANION_WORKER_CLASS=gevent switches.
 """

@@ -115,21 +115,24 @@ class PostgresStore:
         return [Event(*row) for row in rows]
 
     def append(self, code: str, event: Event) -> None:
+        # One statement is one round trip and (in autocommit) one transaction: the row and the table's
+        # `updated` commit together, and a taken seq or action id fails the whole statement.
         try:
-            with self._pool.connection() as db, db.transaction():
-                db.execute(
-                    "INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    (
-                        code,
-                        event.seq,
-                        event.kind,
-                        event.actor,
-                        Jsonb(event.payload),
-                        event.client_action_id,
-                        event.created,
-                    ),
-                )
-                db.execute("UPDATE tables SET updated = %s, archived = false WHERE code = %s", (event.created, code))
+            self._rows(
+                "WITH added AS (INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING code)"
+                " UPDATE tables SET updated = %s, archived = false WHERE code IN (SELECT code FROM added)"
+                " RETURNING code",
+                (
+                    code,
+                    event.seq,
+                    event.kind,
+                    event.actor,
+                    Jsonb(event.payload),
+                    event.client_action_id,
+                    event.created,
+                    event.created,
+                ),
+            )
         except errors.UniqueViolation as error:
             if error.diag.constraint_name == "events_client_action":
                 raise DuplicateAction(self.action_seq(code, event.client_action_id)) from error

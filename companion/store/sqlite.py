@@ -53,13 +53,14 @@ CREATE TABLE IF NOT EXISTS seats (
 
 
 class _Pending:
-    """An append waiting for the group commit that makes it durable."""
+    """An append waiting for the group commit that makes it durable, or for its turn to lead one."""
 
-    def __init__(self, code: str, event: Event):
+    def __init__(self, code: str, event: Event, leads: bool):
         self.code = code
         self.event = event
+        self.leads = leads
         self.error: Exception | None = None
-        self.done = threading.Event()
+        self.woken = threading.Event()  # committed, or made the next leader
 
 
 class SqliteStore:
@@ -130,29 +131,38 @@ class SqliteStore:
         return [Event(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
 
     def append(self, code: str, event: Event) -> None:
-        pending = _Pending(code, event)
         with self._queue_lock:
+            pending = _Pending(code, event, leads=not self._committing)
             self._queue.append(pending)
-            leader = not self._committing
             self._committing = True
-        if leader:
+        if not pending.leads:
+            pending.woken.wait()
+        if pending.leads:
             self._commit_queued()
-        pending.done.wait()
         if pending.error is not None:
             raise pending.error
 
     def _commit_queued(self) -> None:
-        """Commit what is queued, again and again, until nothing is left (the leader's job)."""
-        while True:
-            with self._queue_lock:
-                batch, self._queue = self._queue, []
-                if not batch:
-                    self._committing = False
-                    return
+        """Commit everything queued (the leader's own append included) in one transaction.
+
+        Then hand the lead to the first append that queued meanwhile: a leader that
+        kept committing for the others would hold back its own table's push.
+        """
+        with self._queue_lock:
+            batch, self._queue = self._queue, []
+        try:
             with self._write_lock:
                 self._commit(batch)
+        finally:
+            # Whatever happened to this commit, the lead passes on and nobody waits forever.
+            with self._queue_lock:
+                if self._queue:
+                    self._queue[0].leads = True
+                    self._queue[0].woken.set()
+                else:
+                    self._committing = False
             for pending in batch:
-                pending.done.set()
+                pending.woken.set()
 
     def _commit(self, batch: list[_Pending]) -> None:
         db = self._writer
@@ -161,7 +171,7 @@ class SqliteStore:
             for pending in batch:
                 self._insert(db, pending)
             db.execute("COMMIT")
-        except sqlite3.Error as error:
+        except Exception as error:  # noqa: BLE001 - every append of the batch must learn it was not stored
             if db.in_transaction:
                 db.execute("ROLLBACK")
             for pending in batch:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, request
 
 from companion import i18n
-from companion.forms import action_from_json, parse_options
+from companion.forms import action_from_json, optional_int, optional_str, parse_options
 from companion.games.base import HOST, N_
 from companion.openapi import document
 from companion.security import rate_limited
@@ -59,9 +59,12 @@ def create_table():
     if rate_limited(current_app, "tables"):
         raise TooMany(N_("Too many new tables from this device; wait a minute."))
     body = _json()
-    game = tables().games.get(body.get("game"))
+    game_id = body.get("game")
+    if not isinstance(game_id, str):
+        raise TableError(N_("Send the game to play."))
+    game = tables().games.get(game_id)
     if game is None:
-        raise NotFound(N_("There is no game called %(game)s."), game=str(body.get("game")))
+        raise NotFound(N_("There is no game called %(game)s."), game=game_id)
     options = body.get("options") or {}
     if not isinstance(options, dict):
         raise TableError(N_("Options must be a JSON object."))
@@ -95,8 +98,8 @@ def act(code):
         code,
         actor,
         action,
-        client_action_id=_optional_str(body, "client_action_id"),
-        seen_seq=_optional_int(body, "seen_seq"),
+        client_action_id=optional_str(body, "client_action_id"),
+        seen_seq=optional_int(body, "seen_seq"),
     )
     return _view(code, actor) | {"applied_seq": seq, "repeated": repeated}
 
@@ -112,7 +115,7 @@ def undo(code):
         raise Forbidden(N_("Only the host can undo."))
     body = _json(allow_empty=True)
     seq, repeated = tables().undo(
-        code, seen_seq=_optional_int(body, "seen_seq"), client_action_id=_optional_str(body, "client_action_id")
+        code, seen_seq=optional_int(body, "seen_seq"), client_action_id=optional_str(body, "client_action_id")
     )
     return _view(code, HOST) | {"applied_seq": seq, "repeated": repeated}
 
@@ -143,17 +146,3 @@ def _json(allow_empty: bool = False) -> dict:
     if not isinstance(body, dict):
         raise TableError(N_("Send a JSON object."))
     return body
-
-
-def _optional_str(body: dict, name: str) -> str | None:
-    value = body.get(name)
-    if value is not None and (not isinstance(value, str) or len(value) > 100):
-        raise TableError(N_("%(field)s has the wrong type."), field=name)
-    return value
-
-
-def _optional_int(body: dict, name: str) -> int | None:
-    value = body.get(name)
-    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-        raise TableError(N_("%(field)s has the wrong type."), field=name)
-    return value

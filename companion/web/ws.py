@@ -10,7 +10,7 @@ from flask_babel import force_locale, get_locale
 from flask_sock import Sock
 
 from companion import i18n
-from companion.forms import action_from_json
+from companion.forms import action_from_json, optional_int, optional_str
 from companion.games.base import HOST, N_
 from companion.tables import TableError, Tables, Unauthorized
 from companion.web.common import host_cookie, live_html, seat_cookie, tables
@@ -83,6 +83,22 @@ def table_socket(ws, code):
             _handle(code, actor, page, message)
     finally:
         hub.unwatch(code, page)
+        _finish_closing(ws)
+
+
+# Long enough for the reader thread to write one frame; short enough not to hold a worker thread.
+CLOSE_REPLY_WAIT = 1.0
+
+
+def _finish_closing(ws) -> None:
+    """Let simple-websocket answer the phone's close frame before the server closes the TCP socket.
+
+    Its reader thread marks the socket closed (waking `receive`) before it writes
+    the close reply; returning at once lets gunicorn close the socket first, and the
+    phone sees an abnormal close (1006) instead of 1000.
+    """
+    if not ws.connected:
+        ws.thread.join(CLOSE_REPLY_WAIT)
 
 
 def _handle(code: str, actor: str | None, page: PageSocket, message: str) -> None:
@@ -91,8 +107,10 @@ def _handle(code: str, actor: str | None, page: PageSocket, message: str) -> Non
         body = json.loads(message)
         if actor is None:
             raise Unauthorized(N_("Take a seat first."))
-        action = action_from_json(tables().live(code).game, body)
-        tables().act(code, actor, action, client_action_id=body.get("client_action_id"), seen_seq=body.get("seen_seq"))
+        # cached, not live: only the game is needed here; `act` catches up itself if another process appended.
+        action = action_from_json(tables().cached(code).game, body)
+        client_action_id, seen_seq = optional_str(body, "client_action_id"), optional_int(body, "seen_seq")
+        tables().act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq)
     except (ValueError, TableError) as error:
         text = i18n.say(error.message) if isinstance(error, TableError) else "bad message"
         page.send(json.dumps({"error": {"code": getattr(error, "code", "bad_request"), "message": text}}))

@@ -141,3 +141,9 @@ def test_the_host_cannot_free_a_seat_the_game_does_not_have(service):
     code, _host, _tokens = open_table(service, players=2)
     with pytest.raises(NotFound):
         service.free(code, "player-9")
+
+
+def test_an_empty_client_action_id_counts_as_none(service):
+    code, _host, _tokens = open_table(service, players=2)
+    assert service.act(code, "player-1", {"type": "write", "note": "a"}, client_action_id="") == (1, False)
+    assert service.act(code, "player-2", {"type": "write", "note": "b"}, client_action_id="") == (2, False)
