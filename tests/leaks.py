@@ -1,7 +1,8 @@
 """Every byte a seat receives, gathered from every channel, to prove that secrets stay with their seat.
 
 Games reuse this: open a table on a real server, let `Table` take the seats,
-play, and after every step call `received()` and check what each screen got.
+play, and after every step call `received()` and check what each screen got
+(`json_frames` and `walk` find every JSON object in it).
 """
 
 from __future__ import annotations
@@ -15,6 +16,29 @@ import websocket
 from tests.http import call, open_table, socket
 
 DISPLAY = "display"
+
+
+def json_frames(text: str) -> list[dict]:
+    """The JSON documents among everything a screen received: socket frames, action answers, API views."""
+    frames = []
+    for line in text.splitlines():
+        if line.startswith("{"):
+            try:
+                frames.append(json.loads(line))
+            except ValueError:
+                continue
+    return frames
+
+
+def walk(value):
+    """Every dict inside a JSON document."""
+    if isinstance(value, dict):
+        yield value
+        for inner in value.values():
+            yield from walk(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from walk(inner)
 
 
 class Table:

@@ -3,24 +3,18 @@ and an auction, a forced last bid, the bets and the finish run through the HTML 
 
 from __future__ import annotations
 
-import functools
-import html
 import json
 import re
-from html.parser import HTMLParser
 
 import pytest
-from babel.messages.pofile import read_po
 
-from companion.catalogs import ROOT, Source
+from tests import pages
 from tests.http import call
-from tests.leaks import DISPLAY, Table
+from tests.leaks import DISPLAY, Table, json_frames, walk
+from tests.pages import Device, api, english_pieces, page, visible_text
 
 SEATS = ["player-1", "player-2", "player-3"]
 NAMES = dict(zip(SEATS, ("Anna", "Bea", "Cyril"), strict=True))
-TEMPLATES = ROOT / "templates" / "games" / "downforce"
-TRANSLATIONS = ROOT / "companion" / "games" / "downforce" / "translations"
-HX = {"HX-Request": "true"}
 PRIVATE_BID_LINES = {
     "Your card for the %(car)s: no stripe of this colour (a pass).",
     "Your bid for the %(car)s: %(amount)s, a card with %(stripes)s colour stripes and a wild stripe.",
@@ -30,29 +24,6 @@ PRIVATE_BET_LINE = "Your bet %(round)s: the %(car)s."
 
 
 # -- what the other screens may see ------------------------------------------------------------------
-
-
-def json_frames(text: str) -> list[dict]:
-    """The JSON documents among everything a screen received: socket frames, action answers, API views."""
-    frames = []
-    for line in text.splitlines():
-        if line.startswith("{"):
-            try:
-                frames.append(json.loads(line))
-            except ValueError:
-                continue
-    return frames
-
-
-def walk(value):
-    """Every dict inside a JSON document."""
-    if isinstance(value, dict):
-        yield value
-        for inner in value.values():
-            yield from walk(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from walk(inner)
 
 
 def card(bid: dict) -> tuple:
@@ -227,40 +198,8 @@ def test_the_leak_check_catches_a_sealed_card_or_a_bet_that_reached_another_scre
 
 
 def open_table(client, players: int = 3, **options) -> tuple[str, dict]:
-    answer = client.post("/api/tables", json={"game": "downforce", "options": {"players": players, **options}})
-    assert answer.status_code == 201, answer.json
-    code, tokens = answer.json["code"], {"host": answer.json["host_token"]}
-    for seat in SEATS[:players]:
-        claimed = client.post(f"/api/tables/{code}/seats", json={"seat": seat, "name": NAMES[seat]})
-        assert claimed.status_code == 201, claimed.json
-        tokens[seat] = claimed.json["token"]
-    return code, tokens
-
-
-def api(client, code: str, token: str, **action) -> dict:
-    headers = {"Authorization": f"Bearer {token}"}
-    if not action:
-        return client.get(f"/api/tables/{code}/view", headers=headers).json["view"]
-    answer = client.post(f"/api/tables/{code}/actions", json=action, headers=headers)
-    assert answer.status_code == 200, answer.json
-    return answer.json["view"]
-
-
-def page(app, code: str, tokens: dict, who: str, lang: str = "en") -> str:
-    browser = app.test_client()
-    if who == DISPLAY:
-        browser.set_cookie(f"host_{code}", tokens["host"])
-    else:
-        browser.set_cookie(f"seat_{code}", tokens[who])
-    answer = browser.get(f"/t/{code}/{'display' if who == DISPLAY else 'seat'}?lang={lang}")
-    assert answer.status_code == 200, answer.get_data(as_text=True)[-800:]
-    return answer.get_data(as_text=True)
-
-
-def visible_text(page_html: str) -> str:
-    labels = re.findall(r'(?:title|aria-label)="([^"]*)"', page_html)
-    body = re.sub(r"<(script|style)\b.*?</\1>", " ", page_html, flags=re.S)
-    return html.unescape(re.sub(r"<[^>]+>", " ", body) + " " + " ".join(labels))
+    names = {seat: NAMES[seat] for seat in SEATS[:players]}
+    return pages.open_table(client, "downforce", {"players": players, **options}, names)
 
 
 def section(page_html: str, element_id: str) -> str:
@@ -409,33 +348,13 @@ STATES = {
 }
 
 
-@functools.cache
-def english_pieces(lang: str) -> tuple[str, ...]:
-    """The English words of this game's templates that the language's catalogue says differently."""
-    templates = tuple(sorted(TEMPLATES.rglob("*.html")))
-    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as handle:
-        catalog = read_po(handle, locale=lang)
-    pieces = []
-    for message in Source(TRANSLATIONS, (), templates).messages():
-        if not message.id:
-            continue
-        translated = catalog.get(message.id)
-        assert translated is not None and translated.string, f"{lang}: no translation of {message.id!r}"
-        assert not translated.fuzzy, f"{lang}: a fuzzy translation of {message.id!r}"
-        for piece in re.split(r"%\(\w+\)s", message.id):
-            piece = piece.strip(" .:…()")
-            if len(piece) >= 5 and piece not in translated.string:
-                pieces.append(piece)
-    assert "Players and cars" in pieces and "Place the sealed bid" in pieces
-    return tuple(pieces)
-
-
 @pytest.mark.parametrize("state", list(STATES))
 def test_every_seat_and_the_display_render_in_english_czech_and_dutch(client, app, state):
     code, tokens = STATES[state](client, app)
     players = [seat for seat in SEATS if seat in tokens]
     for lang in ("en", "cs", "nl"):
-        pieces = english_pieces(lang) if lang != "en" else ()
+        pieces = english_pieces("downforce", lang) if lang != "en" else ()
+        assert lang == "en" or ("Players and cars" in pieces and "Place the sealed bid" in pieces)
         for who in [*players, DISPLAY]:
             text = page(app, code, tokens, who, lang)
             assert f'lang="{lang}"' in text
@@ -506,104 +425,15 @@ def test_the_endurance_race_ranks_by_distance_and_cannot_be_stopped_early(client
 # -- an auction through the forms of the pages ---------------------------------------------------------
 
 
-class Forms(HTMLParser):
-    """The action forms of a page: hidden fields, selects with their options, and the submit buttons."""
-
-    def __init__(self, text: str):
-        super().__init__()
-        self.forms: list[dict] = []
-        self._form = self._select = self._button = None
-        self.feed(text)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and "data-action" in attrs:
-            self._form = {"action": attrs["data-action"], "hidden": {}, "selects": {}, "buttons": []}
-            self.forms.append(self._form)
-        elif self._form is None:
-            return
-        elif tag == "input" and attrs.get("type") == "hidden":
-            self._form["hidden"][attrs["name"]] = attrs.get("value", "")
-        elif tag == "select":
-            self._select = self._form["selects"].setdefault(attrs["name"], {"options": [], "selected": ""})
-        elif tag == "option" and self._select is not None:
-            self._select["options"].append(attrs.get("value", ""))
-            if "selected" in attrs:
-                self._select["selected"] = attrs.get("value", "")
-        elif tag == "button":
-            self._button = {"name": attrs.get("name"), "value": attrs.get("value"), "text": ""}
-            self._form["buttons"].append(self._button)
-
-    def handle_data(self, data):
-        if self._button is not None:
-            self._button["text"] += data
-
-    def handle_endtag(self, tag):
-        if tag == "button" and self._button is not None:
-            self._button["text"] = " ".join(self._button["text"].split())
-            self._button = None
-        elif tag == "select":
-            self._select = None
-        elif tag == "form":
-            self._form = None
-
-
-class Screen:
-    """A phone or the host's display that only sends what its page offers, the way htmx does."""
-
-    def __init__(self, app, code: str, tokens: dict, who: str):
-        self.app, self.code, self.tokens, self.who = app, code, tokens, who
-        self.browser = app.test_client()
-        if who == DISPLAY:
-            self.browser.set_cookie(f"host_{code}", tokens["host"])
-        else:
-            self.browser.set_cookie(f"seat_{code}", tokens[who])
-        self.refresh()
-
-    def refresh(self) -> str:
-        self.page = self.browser.get(f"/t/{self.code}/{'display' if self.who == DISPLAY else 'seat'}").get_data(
-            as_text=True
-        )
-        return self.page
-
-    def form(self, action: str, **hidden) -> dict:
-        found = [
-            form
-            for form in Forms(self.page).forms
-            if form["action"] == action and all(form["hidden"].get(k) == str(v) for k, v in hidden.items())
-        ]
-        assert found, f"{self.who}'s page offers no {action} form with {hidden}"
-        return found[0]
-
-    def submit(self, action: str, button: str, choose: dict | None = None, status: int = 200, **hidden) -> str:
-        """On the current page, fill the selects (each choice one of its options) and press the button `button`."""
-        self.refresh()
-        form = self.form(action, **hidden)
-        data = dict(form["hidden"])
-        for name, select in form["selects"].items():
-            value = str((choose or {}).get(name, select["selected"]))
-            assert value in select["options"], (name, value, select["options"])
-            data[name] = value
-        pressed = next((b for b in form["buttons"] if b["text"] == button), None)
-        assert pressed, f"no button {button!r} in {[b['text'] for b in form['buttons']]}"
-        if pressed["name"]:
-            data[pressed["name"]] = pressed["value"]
-        csrf = re.search(r'data-csrf="([^"]+)"', self.page).group(1)
-        answer = self.browser.post(f"/t/{self.code}/act", data=data, headers={**HX, "X-CSRF-Token": csrf})
-        assert answer.status_code == status, answer.get_data(as_text=True)[-600:]
-        self.refresh()
-        return answer.get_data(as_text=True)
-
-
 def test_an_auction_a_forced_last_bid_the_bets_and_the_score_sheet_through_the_forms(client, app):
     """The rulebook's examples on the screens: two sixes, the card with more stripes wins; the pad adds up to 15."""
     code, tokens = open_table(client, deck_order="entered")
-    display = Screen(app, code, tokens, DISPLAY)
+    display = Device.of(app, code, tokens, DISPLAY)
     for car in ("green", "yellow", "red", "blue", "black"):
         display.submit("enter_speed8", f"{car} car", car=car)
     for power in ("agility", "daring", "strategic", "aggressive", "unpredictable"):
         display.submit("enter_power", display.form("enter_power", power=power)["buttons"][0]["text"], power=power)
-    anna, bea, cyril = (Screen(app, code, tokens, seat) for seat in SEATS)
+    anna, bea, cyril = (Device.of(app, code, tokens, seat) for seat in SEATS)
     assert "Up for auction" in anna.page and 'id="df-offer" data-car="green"' in anna.page
 
     # Green: two fives with one colour stripe each; Bea's card also has a wild stripe, so Anna's wins.

@@ -3,119 +3,36 @@
 from __future__ import annotations
 
 import functools
-import html
 import re
-from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_file
-from babel.messages.pofile import read_po
 
 from companion import catalogs
+from companion.catalogs import ROOT
+from tests import pages
+from tests.pages import Device, catalog, page, visible_text
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates" / "games" / "mice-and-mystics"
+GAME = "mice-and-mystics"
+TEMPLATES = ROOT / "templates" / "games" / GAME
 SEATS = ("player-1", "player-2")
 
 
-# --- helpers: the JSON API for setting up, the HTML forms for playing --------------------------------
-
-
-def api(client, path, token=None, **body):
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    answer = client.post(path, json=body, headers=headers)
-    assert answer.status_code in (200, 201), answer.get_json()
-    return answer.get_json()
+# --- a table through the JSON API ---------------------------------------------------------------------
 
 
 def open_table(client, **options):
     """A table with both seats taken: {"code", "host", seat id: token}."""
-    created = api(client, "/api/tables", game="mice-and-mystics", options={"players": 2, **options})
-    table = {"code": created["code"], "host": created["host_token"]}
-    for seat, name in zip(SEATS, ("Anna", "Bea"), strict=True):
-        table[seat] = api(client, f"/api/tables/{table['code']}/seats", seat=seat, name=name)["token"]
-    return table
+    code, tokens = pages.open_table(client, GAME, {"players": 2, **options}, {"player-1": "Anna", "player-2": "Bea"})
+    return {"code": code, **tokens}
 
 
 def act(client, table, who, **action):
-    return api(client, f"/api/tables/{table['code']}/actions", table[who], **action)["view"]
-
-
-def device(app, table, who):
-    """A browser of its own: a seat's phone, or the host's display."""
-    browser = app.test_client()
-    cookie = "host_" if who == "host" else "seat_"
-    browser.set_cookie(cookie + table["code"], table[who])
-    return browser
-
-
-def page(browser, table, who, lang="en"):
-    path = "display" if who in ("host", None) else "seat"
-    answer = browser.get(f"/t/{table['code']}/{path}?lang={lang}")
-    assert answer.status_code == 200
-    return answer.get_data(as_text=True)
-
-
-class Forms(HTMLParser):
-    """The action forms of a page: their action type and fields (hidden, typed, chosen)."""
-
-    def __init__(self, text):
-        super().__init__()
-        self.forms, self.form, self.select = [], None, None
-        self.feed(text)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and "data-action" in attrs:
-            self.form = {"action": attrs["data-action"], "fields": {}, "options": {}}
-            self.forms.append(self.form)
-        elif self.form is None:
-            return
-        elif tag == "input" and attrs.get("name"):
-            if attrs.get("type") != "checkbox":
-                self.form["fields"].setdefault(attrs["name"], attrs.get("value", ""))
-        elif tag == "textarea" and attrs.get("name"):
-            self.form["fields"][attrs["name"]] = ""
-        elif tag == "select":
-            self.select = attrs["name"]
-        elif tag == "option" and self.select:
-            self.form["options"].setdefault(self.select, []).append(attrs["value"])
-            if self.select not in self.form["fields"] or "selected" in attrs:
-                self.form["fields"][self.select] = attrs["value"]
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self.form = None
-        elif tag == "select":
-            self.select = None
-
-
-def submit(browser, table, who, action, match=None, **fill):
-    """Post the page's form for `action` (the first whose hidden fields match) with some fields filled in."""
-    text = page(browser, table, who)
-    candidates = [f for f in Forms(text).forms if f["action"] == action]
-    chosen = [f for f in candidates if all(f["fields"].get(k) == str(v) for k, v in (match or {}).items())]
-    assert chosen, f"no {action} form matching {match} on the page of {who}"
-    form = chosen[0]
-    for name, value in fill.items():
-        assert name in form["fields"] or name in form["options"], f"{action} has no field {name}"
-        if name in form["options"]:
-            assert str(value) in form["options"][name], f"{value} is not offered for {name}"
-        form["fields"][name] = value if isinstance(value, list) else str(value)
-    token = re.search(r'data-csrf="([^"]+)"', text).group(1)
-    answer = browser.post(
-        f"/t/{table['code']}/act", data=form["fields"], headers={"X-CSRF-Token": token, "HX-Request": "true"}
-    )
-    body = answer.get_data(as_text=True)
-    assert answer.status_code == 200, body
-    assert "notice-error" not in body, body
-    return body
+    return pages.api(client, table["code"], table[who], **action)
 
 
 def view(client, table, who="host"):
-    answer = client.get(f"/api/tables/{table['code']}/view", headers={"Authorization": f"Bearer {table[who]}"})
-    return answer.get_json()["view"]
+    return pages.api(client, table["code"], table[who])
 
 
 # --- every screen in every language ----------------------------------------------------------------
@@ -132,25 +49,14 @@ def template_messages() -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-@functools.cache
-def game_catalog(lang: str):
-    po = ROOT / "companion/games/mice_and_mystics/translations" / lang / "LC_MESSAGES/messages.po"
-    with po.open("rb") as handle:
-        return read_po(handle, locale=lang)
-
-
-def visible_text(page_html: str) -> str:
-    body = re.sub(r"<(head|script|style)\b.*?</\1>", " ", page_html, flags=re.S)
-    return html.unescape(re.sub(r"<[^>]+>", " ", body))
-
-
 def english_left_over(page_html: str, lang: str) -> list[str]:
     """The template strings that show up in English on a page that should be in `lang`."""
-    text = " ".join(visible_text(page_html).split())
-    catalog = game_catalog(lang)
+    body = re.sub(r"<head\b.*?</head>", " ", page_html, flags=re.S)  # the title names the game as published
+    text = " ".join(visible_text(body).split())
+    translated = catalog(GAME, lang)
     left = []
     for message in template_messages():
-        entry = catalog.get(message)
+        entry = translated.get(message)
         if entry is not None and entry.string == message:
             continue  # a name that reads the same in this language
         parts = [re.escape(part) for part in re.split(r"%\(\w+\)s", message) if part.strip()]
@@ -206,11 +112,11 @@ def setup_table(client):
 def test_every_seat_and_the_display_render_without_untranslated_strings(app, client, phase, lang):
     table = phase(client)
     for who in ("host", *SEATS):
-        text = page(device(app, table, who), table, who, lang)
+        text = page(app, table["code"], table, who, lang)
         assert 'class="mm mm-' in text
         if lang != "en":
             assert english_left_over(text, lang) == [], who
-    plain = app.test_client().get(f"/t/{table['code']}/display?lang={lang}").get_data(as_text=True)
+    plain = Device(app, table["code"], lang=lang).page
     assert 'class="mm mm-display' in plain
     assert 'data-action="' not in plain  # a display that is not the host's only shows
 
@@ -221,7 +127,7 @@ def test_the_game_catalogues_have_every_string_of_the_screens():
 
 def test_the_display_shows_the_track_the_wheel_the_story_and_one_big_next_button(app, client):
     table = playing_table(client)
-    text = page(device(app, table, "host"), table, "host")
+    text = page(app, table["code"], table, "host")
     assert text.count('data-action="next"') == 1
     assert 'aria-current="step"' in text
     assert re.findall(r"mm-slot-\d (filled|empty)", text)[:6] == ["filled"] * 2 + ["empty"] * 4
@@ -232,8 +138,8 @@ def test_the_display_shows_the_track_the_wheel_the_story_and_one_big_next_button
 
 def test_a_phone_shows_its_own_mouse_sheet_and_the_other_seats_mice_only_at_a_glance(app, client):
     table = playing_table(client)
-    anna = page(device(app, table, "player-1"), table, "player-1")
-    bea = page(device(app, table, "player-2"), table, "player-2")
+    anna = page(app, table["code"], table, "player-1")
+    bea = page(app, table["code"], table, "player-2")
     assert 'id="mm-sheet-collin"' in anna and 'id="mm-sheet-mouse-1"' not in anna
     assert 'id="mm-sheet-mouse-1"' in bea and "Captured" in bea
     assert 'data-action="level_up"' in anna  # 7 cheese: enough to level up
@@ -245,40 +151,41 @@ def test_a_phone_shows_its_own_mouse_sheet_and_the_other_seats_mice_only_at_a_gl
 
 def test_a_whole_short_chapter_is_played_on_the_phones_and_the_display(app, client):
     table = open_table(client)
-    anna, bea, host = (device(app, table, who) for who in ("player-1", "player-2", "host"))
+    anna, bea, host = (Device.of(app, table["code"], table, who) for who in ("player-1", "player-2", "host"))
 
-    submit(anna, table, "player-1", "add_mouse", hero="collin", life=5, ability="Shield Bash")
-    submit(bea, table, "player-2", "add_mouse", hero="custom", name="Pip", life=2)
-    submit(host, table, "host", "set_chapter", hourglass_page=1, end_page=4, special_surge="Rats come out of the walls")
-    submit(anna, table, "player-1", "add_minions", minion="rats", figures=2, life=1)
-    submit(bea, table, "player-2", "start_chapter")
+    anna.submit("add_mouse", choose={"hero": "collin", "life": 5, "ability": "Shield Bash"})
+    bea.submit("add_mouse", choose={"hero": "custom", "name": "Pip", "life": 2})
+    chapter = {"hourglass_page": 1, "end_page": 4, "special_surge": "Rats come out of the walls"}
+    host.submit("set_chapter", choose=chapter)
+    anna.submit("add_minions", choose={"minion": "rats", "figures": 2, "life": 1})
+    bea.submit("start_chapter")
     state = view(client, table)
     assert state["phase"] == "playing" and len(state["track"]) == 3
 
     for _ in range(3):  # the display's one big Next button, round and round
-        submit(host, table, "host", "next")
+        host.submit("next")
     assert view(client, table)["round"] == 2
 
     for _ in range(4):
-        submit(anna, table, "player-1", "add_cheese", match={"count": 1})
-    submit(bea, table, "player-2", "add_cheese", match={"count": 2})
+        anna.submit("add_cheese", count=1)
+    bea.submit("add_cheese", count=2)
     state = view(client, table)
     assert state["cheese_wheel"]["cheese"] == 0 and state["story"]["hourglass"] == 2
     assert state["surge"]["text"] == "Rats come out of the walls"
 
-    submit(bea, table, "player-2", "defeat_minion", match={"card": "rats", "figure": 2})
-    submit(anna, table, "player-1", "defeat_minion", match={"card": "rats", "figure": 1})
+    bea.submit("defeat_minion", card="rats", figure=2)
+    anna.submit("defeat_minion", card="rats", figure=1)
     assert [card["kind"] for card in view(client, table)["track"]] == ["mouse", "mouse"]
 
-    submit(anna, table, "player-1", "mouse_cheese", match={"count": 1})
-    submit(anna, table, "player-1", "set_status", match={"status": "stunned"})
-    submit(anna, table, "player-1", "set_backpack", match={"count": 2})
-    submit(bea, table, "player-2", "wound_mouse", match={"poison": "true"})
-    submit(bea, table, "player-2", "wound_mouse", match={"count": 1})
+    anna.submit("mouse_cheese", count=1)
+    anna.submit("set_status", status="stunned")
+    anna.submit("set_backpack", count=2)
+    bea.submit("wound_mouse", poison="true")
+    bea.submit("wound_mouse", count=1)
     mice = {mouse["id"]: mouse for mouse in view(client, table)["mice"]}
     assert mice["collin"]["cheese"] == 1 and mice["collin"]["backpack"] == 2
     assert mice["mouse-1"]["captured"] and view(client, table)["story"]["hourglass"] == 3
 
-    submit(anna, table, "player-1", "goals_done")
+    anna.submit("goals_done")
     assert view(client, table)["phase"] == "won"
-    assert "The mice completed chapter 1!" in page(anna, table, "player-1")
+    assert "The mice completed chapter 1!" in anna.refresh()

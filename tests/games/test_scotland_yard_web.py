@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import html
-import json
 import re
 from collections import deque
 
 import pytest
-from babel.messages.pofile import read_po
 
-from companion.catalogs import ROOT, Source
 from companion.games.scotland_yard.board import BOARD
 from companion.games.scotland_yard.rules import DETECTIVE_RIDES, MISTER_X, YOU_TOOK
+from tests import pages
 from tests.http import call
-from tests.leaks import DISPLAY, Table
+from tests.leaks import DISPLAY, Table, json_frames, walk
+from tests.pages import api, english_pieces, page, visible_text
 
 SEATS = [MISTER_X, "detective-1", "detective-2"]
-TEMPLATES = ROOT / "templates" / "games" / "scotland-yard"
-TRANSLATIONS = ROOT / "companion" / "games" / "scotland_yard" / "translations"
 LOG_STATION = re.compile(r'class="station log-station">(\d+)<')
 
 
@@ -64,29 +60,6 @@ def detective_step(view: dict, mister_x: int, chase: bool) -> dict | None:
 
 
 # -- what the others may see ------------------------------------------------------
-
-
-def json_frames(text: str) -> list[dict]:
-    """The JSON documents among everything a screen received: socket frames, action answers, API views."""
-    frames = []
-    for line in text.splitlines():
-        if line.startswith("{"):
-            try:
-                frames.append(json.loads(line))
-            except ValueError:
-                continue
-    return frames
-
-
-def walk(value):
-    """Every dict inside a JSON document."""
-    if isinstance(value, dict):
-        yield value
-        for inner in value.values():
-            yield from walk(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from walk(inner)
 
 
 def assert_no_secret_station(viewer: str, text: str, revealed: set[int], over: bool) -> None:
@@ -155,41 +128,26 @@ def test_at_the_end_every_screen_shows_every_station_of_the_travel_log(client):
     code, tokens = open_table(client)
     view = play_to_the_end(client, code, tokens)
     stations = [entry["station"] for entry in view["travel_log"]]
-    for page in pages(client, code, tokens, "en"):
-        shown = [int(station) for station in LOG_STATION.findall(page)]
+    for text in screens(client, code, tokens, "en"):
+        shown = [int(station) for station in LOG_STATION.findall(text)]
         assert shown[: len(stations)] == stations
-        assert "secret-station" not in page
+        assert "secret-station" not in text
 
 
 # -- languages ---------------------------------------------------------------------
 
 
 def open_table(client) -> tuple[str, dict]:
-    answer = client.post("/api/tables", json={"game": "scotland-yard", "options": {"detectives": 2}})
-    assert answer.status_code == 201, answer.json
-    code, tokens = answer.json["code"], {"host": answer.json["host_token"]}
-    for seat, name in zip(SEATS, ("Xena", "Dora", "Dirk"), strict=True):
-        claimed = client.post(f"/api/tables/{code}/seats", json={"seat": seat, "name": name})
-        assert claimed.status_code == 201, claimed.json
-        tokens[seat] = claimed.json["token"]
-    return code, tokens
-
-
-def api(client, code: str, token: str, action: dict | None = None) -> dict:
-    headers = {"Authorization": f"Bearer {token}"}
-    if action is None:
-        return client.get(f"/api/tables/{code}/view", headers=headers).json["view"]
-    answer = client.post(f"/api/tables/{code}/actions", json=action, headers=headers)
-    assert answer.status_code == 200, answer.json
-    return answer.json["view"]
+    names = dict(zip(SEATS, ("Xena", "Dora", "Dirk"), strict=True))
+    return pages.open_table(client, "scotland-yard", {"detectives": 2}, names)
 
 
 def mister_x_moves(client, code: str, tokens: dict) -> dict:
     """Mister X's move of this round, a double move when he has made two moves (its first half is the reveal)."""
     view = api(client, code, tokens[MISTER_X])
     if view["can_double_move"] and view["double_move_moves"] and view["move"] == 2:
-        view = api(client, code, tokens[MISTER_X], mister_x_step(view, double=True))
-    return api(client, code, tokens[MISTER_X], mister_x_step(view))
+        view = api(client, code, tokens[MISTER_X], **mister_x_step(view, double=True))
+    return api(client, code, tokens[MISTER_X], **mister_x_step(view))
 
 
 def detectives_move(client, code: str, tokens: dict, chase: bool) -> dict:
@@ -200,7 +158,7 @@ def detectives_move(client, code: str, tokens: dict, chase: bool) -> dict:
             step = None if view["over"] else detective_step(view, station, chase)
             if step is None:
                 break
-            api(client, code, tokens[seat], step)
+            api(client, code, tokens[seat], **step)
     return api(client, code, tokens[MISTER_X])
 
 
@@ -214,74 +172,39 @@ def play_to_the_end(client, code: str, tokens: dict) -> dict:
     return view
 
 
-def pages(client, code: str, tokens: dict, lang: str) -> list[str]:
+def screens(client, code: str, tokens: dict, lang: str) -> list[str]:
     """Mister X's page, both detectives' pages and the display, in one language."""
-    got = []
-    for seat in SEATS:
-        client.set_cookie(f"seat_{code}", tokens[seat])
-        got.append(client.get(f"/t/{code}/seat?lang={lang}").get_data(as_text=True))
-    client.delete_cookie(f"seat_{code}")
-    client.set_cookie(f"host_{code}", tokens["host"])
-    got.append(client.get(f"/t/{code}/display?lang={lang}").get_data(as_text=True))
-    return got
-
-
-def visible_text(page: str) -> str:
-    """What a reader sees or hears: text between tags and the title and aria-label attributes."""
-    labels = re.findall(r'(?:title|aria-label)="([^"]*)"', page)
-    body = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
-    return html.unescape(re.sub(r"<[^>]+>", " ", body) + " " + " ".join(labels))
-
-
-def english_pieces(lang: str) -> list[str]:
-    """The English words of this game's templates that the language's catalogue translates differently."""
-    templates = tuple(sorted(TEMPLATES.rglob("*.html")))
-    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as handle:
-        catalog = read_po(handle, locale=lang)
-    pieces = []
-    for message in Source(TRANSLATIONS, (), templates).messages():
-        if not message.id:
-            continue
-        translated = catalog.get(message.id)
-        assert translated is not None and translated.string, f"{lang}: no translation of {message.id!r}"
-        for piece in re.split(r"%\(\w+\)s", message.id):
-            piece = piece.strip(" .:…()")
-            if len(piece) >= 5 and piece not in translated.string:
-                pieces.append(piece)
-    return pieces
+    return [page(client.application, code, tokens, who, lang) for who in (*SEATS, "host")]
 
 
 @pytest.mark.parametrize("lang", ["cs", "nl"])
 def test_every_screen_speaks_czech_and_dutch_through_the_whole_game(client, lang):
     code, tokens = open_table(client)
-    pieces = english_pieces(lang)
+    pieces = english_pieces("scotland-yard", lang)
     assert pieces
-    screens = pages(client, code, tokens, lang)  # Mister X to move, with a double move on offer
-    api(client, code, tokens[MISTER_X], mister_x_step(api(client, code, tokens[MISTER_X])))
-    screens += pages(client, code, tokens, lang)  # the detectives and bobbies to move
+    seen = screens(client, code, tokens, lang)  # Mister X to move, with a double move on offer
+    api(client, code, tokens[MISTER_X], **mister_x_step(api(client, code, tokens[MISTER_X])))
+    seen += screens(client, code, tokens, lang)  # the detectives and bobbies to move
     detectives_move(client, code, tokens, chase=False)
-    api(client, code, tokens[MISTER_X], mister_x_step(api(client, code, tokens[MISTER_X]), double=True))
-    screens += pages(client, code, tokens, lang)  # the second step of a double move
+    api(client, code, tokens[MISTER_X], **mister_x_step(api(client, code, tokens[MISTER_X]), double=True))
+    seen += screens(client, code, tokens, lang)  # the second step of a double move
     play_to_the_end(client, code, tokens)
-    screens += pages(client, code, tokens, lang)
-    for page in screens:
-        assert f'lang="{lang}"' in page
-        text = visible_text(page)
-        untranslated = [piece for piece in pieces if piece in text]
+    seen += screens(client, code, tokens, lang)
+    for text in seen:
+        assert f'lang="{lang}"' in text
+        shown = visible_text(text)
+        untranslated = [piece for piece in pieces if piece in shown]
         assert not untranslated, untranslated
 
 
 def test_the_two_player_game_shows_one_pooled_ticket_board_and_no_notebook_when_it_is_off(client):
-    answer = client.post("/api/tables", json={"game": "scotland-yard", "options": {"detectives": 1, "notebook": False}})
-    code, host = answer.json["code"], answer.json["host_token"]
-    token = client.post(f"/api/tables/{code}/seats", json={"seat": "detective-1", "name": "Dora"}).json["token"]
-    client.set_cookie(f"seat_{code}", token)
-    page = client.get(f"/t/{code}/seat").get_data(as_text=True)
-    assert "(pooled for both detectives)" in page
-    assert 'Taxi <b class="count">22</b>' in page
-    assert page.count('class="my-figure') == 4  # two detectives and two bobbies
-    client.set_cookie(f"host_{code}", host)
-    display = client.get(f"/t/{code}/display").get_data(as_text=True)
+    options = {"detectives": 1, "notebook": False}
+    code, tokens = pages.open_table(client, "scotland-yard", options, {"detective-1": "Dora"})
+    phone = page(client.application, code, tokens, "detective-1")
+    assert "(pooled for both detectives)" in phone
+    assert 'Taxi <b class="count">22</b>' in phone
+    assert phone.count('class="my-figure') == 4  # two detectives and two bobbies
+    display = page(client.application, code, tokens, "host")
     assert 'id="sy-notebook"' not in display and 'id="sy-log"' in display
 
 
@@ -292,8 +215,7 @@ def test_a_reveal_in_the_first_half_of_a_double_move_stays_on_the_display_after_
         detectives_move(client, code, tokens, chase=False)
     view = mister_x_moves(client, code, tokens)  # from move 2: a double move, moves 3 and 4
     assert [entry["double"] for entry in view["travel_log"]] == [False, False, True, True]
-    client.set_cookie(f"host_{code}", tokens["host"])
-    display = client.get(f"/t/{code}/display").get_data(as_text=True)
+    display = page(client.application, code, tokens, "host")
     station = view["travel_log"][2]["station"]
     assert f"Mister X showed himself at station {station} (move 3), then moved on." in display
     assert LOG_STATION.findall(display) == [str(station)]
