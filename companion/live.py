@@ -21,11 +21,13 @@ class Watcher(Protocol):
 
     def send(self, frame: str) -> None: ...
 
+    def close(self) -> None: ...
+
 
 class Hub:
     """The open pages of every table in this process."""
 
-    def __init__(self, render: Callable[[str, Watcher], str] | None = None):
+    def __init__(self, render: Callable[[str, Watcher], str | None] | None = None):
         self.render = render
         self._watchers: dict[str, set] = defaultdict(set)
         self._lock = threading.Lock()
@@ -66,7 +68,11 @@ class Hub:
             if watcher.render_key not in frames:
                 frames[watcher.render_key] = self.render(code, watcher)
             try:
-                watcher.send(frames[watcher.render_key])
+                if frames[watcher.render_key] is None:  # the page may no longer see this table
+                    self.unwatch_quietly(code, watcher)
+                    watcher.close()
+                else:
+                    watcher.send(frames[watcher.render_key])
             except Exception:  # noqa: BLE001 - a dead socket must not stop the others' updates
                 self.unwatch_quietly(code, watcher)
 

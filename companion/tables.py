@@ -274,6 +274,11 @@ class Tables:
         self.publish(table.record.code, table.seq)
         return invite
 
+    def holds_seat(self, code: str, seat_id: str, hashed_token: str | None) -> bool:
+        """Whether the token (by its hash) still opens this seat: the host may have freed it."""
+        seat = self.store.seats(normalise_code(code)).get(seat_id)
+        return bool(seat and hashed_token and seat.token_hash == hashed_token)
+
     def _check_seat(self, table: LiveTable, seat_id: str) -> None:
         if seat_id not in {spec.id for spec in self.seat_specs(table)}:
             raise NotFound(N_("This table has no seat %(seat)s."), seat=seat_id)

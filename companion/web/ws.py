@@ -12,7 +12,7 @@ from flask_sock import Sock
 from companion import i18n
 from companion.forms import action_from_json, optional_int, optional_str
 from companion.games.base import HOST, N_
-from companion.tables import TableError, Tables, Unauthorized
+from companion.tables import TableError, Tables, Unauthorized, token_hash
 from companion.web.common import host_cookie, live_html, seat_cookie, tables
 
 sock = Sock()
@@ -22,23 +22,36 @@ bp = Blueprint("ws", __name__)
 class PageSocket:
     """One open page: whose view it shows, in which language and form."""
 
-    def __init__(self, ws, seat: str | None, is_host: bool, locale: str, base_url: str, as_json: bool):
+    def __init__(
+        self, ws, seat: str | None, seat_token: str | None, is_host: bool, locale: str, base_url: str, as_json: bool
+    ):
         self.ws = ws
         self.seat = seat
+        # A freed seat's old phone must stop receiving the seat's view: each push checks the token still holds it.
+        self.seat_token_hash = token_hash(seat_token) if seat and seat_token else None
         self.is_host = is_host
         self.locale = locale
         self.base_url = base_url
         self.as_json = as_json
-        self.render_key = (seat, is_host, locale, as_json)
+        self.render_key = (seat, self.seat_token_hash, is_host, locale, as_json)
         self._send_lock = threading.Lock()
 
     def send(self, frame: str) -> None:
         with self._send_lock:
             self.ws.send(frame)
 
+    def close(self) -> None:
+        with self._send_lock:
+            self.ws.close(reason=1008)
 
-def render_push(app: Flask, code: str, page: PageSocket) -> str:
-    """A frame for one open page, rendered outside its own request (from whoever changed the table)."""
+
+def render_push(app: Flask, code: str, page: PageSocket) -> str | None:
+    """A frame for one open page, rendered outside its own request (from whoever changed the table).
+
+    None when the page's seat has been freed by the host since it opened: it gets nothing more.
+    """
+    if page.seat and not app.extensions["companion"].holds_seat(code, page.seat, page.seat_token_hash):
+        return None
     if page.as_json:
         # JSON frames are not translated and hold no URLs: no Flask context needed (it costs more than the frame).
         return json_frame(app.extensions["companion"], code, page.seat)
@@ -61,12 +74,13 @@ def render_frame(code: str, page: PageSocket) -> str:
 def table_socket(ws, code):
     service = tables()
     code = service.live(code).record.code
-    actor = _socket_actor(code)
+    actor, token = _socket_actor(code)
     seat = actor if (actor not in (None, HOST) and request.args.get("view") != "display") else None
     page = PageSocket(
         ws,
         seat,
-        actor == HOST or _cookie_actor(code, host_cookie(code)) == HOST,
+        token,
+        actor == HOST or _cookie_actor(code, host_cookie(code))[0] == HOST,
         str(get_locale()),
         request.host_url,
         request.args.get("format") == "json",
@@ -116,21 +130,23 @@ def _handle(code: str, actor: str | None, page: PageSocket, message: str) -> Non
         page.send(json.dumps({"error": {"code": getattr(error, "code", "bad_request"), "message": text}}))
 
 
-def _socket_actor(code: str) -> str | None:
+def _socket_actor(code: str) -> tuple[str | None, str | None]:
+    """Who opened this socket (HOST, a seat id or None) and with which token."""
     header = request.headers.get("Authorization", "")
     if header.startswith("Bearer "):
-        try:
-            return tables().authenticate(code, header.removeprefix("Bearer ").strip())
-        except TableError:
-            return None
-    return _cookie_actor(code, seat_cookie(code)) or _cookie_actor(code, host_cookie(code))
+        return _actor(code, header.removeprefix("Bearer ").strip())
+    seated = _cookie_actor(code, seat_cookie(code))
+    return seated if seated[0] else _cookie_actor(code, host_cookie(code))
 
 
-def _cookie_actor(code: str, cookie: str) -> str | None:
-    token = request.cookies.get(cookie)
+def _cookie_actor(code: str, cookie: str) -> tuple[str | None, str | None]:
+    return _actor(code, request.cookies.get(cookie))
+
+
+def _actor(code: str, token: str | None) -> tuple[str | None, str | None]:
     if not token:
-        return None
+        return None, None
     try:
-        return tables().authenticate(code, token)
+        return tables().authenticate(code, token), token
     except TableError:
-        return None
+        return None, None

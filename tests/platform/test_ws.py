@@ -1,6 +1,11 @@
 """Live updates over real WebSockets against a real server process."""
 
+import http.cookiejar
 import json
+import re
+import urllib.request
+
+import websocket
 
 from tests.http import call, open_table, socket
 
@@ -74,3 +79,31 @@ def test_html_pages_get_html_fragments_swapped_by_id(server):
     ws = socket(server.url, table["code"], table["player-1"], query="view=seat&since=-1")
     assert 'id="live"' in ws.recv()
     ws.close()
+
+
+def test_the_old_phone_of_a_freed_seat_receives_nothing_more(server):
+    table = open_table(server.url, options={"players": 2}, seats=("player-1", "player-2"))
+    old_phone = socket(server.url, table["code"], table["player-1"])
+    json.loads(old_phone.recv())
+    jar = http.cookiejar.CookieJar()
+    host = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    host_cookie = f"host_{table['code']}={table['host']}"
+    with host.open(
+        urllib.request.Request(f"{server.url}/t/{table['code']}/display", headers={"Cookie": host_cookie})
+    ) as page:
+        token = re.search(rb'data-csrf="([^"]+)"', page.read()).group(1).decode()
+    session = "; ".join(f"{cookie.name}={cookie.value}" for cookie in jar)
+    free = urllib.request.Request(
+        f"{server.url}/t/{table['code']}/seats/player-1/free",
+        data=b"",
+        headers={"X-CSRF-Token": token, "Cookie": f"{host_cookie}; {session}"},
+    )
+    with host.open(free) as answer:
+        assert answer.status == 200
+    call(
+        server.url, "POST", f"/api/tables/{table['code']}/actions", {"type": "write", "note": "new"}, table["player-2"]
+    )
+    opcode, frame = old_phone.recv_data()  # nothing more for this seat: the server closes the socket
+    assert opcode == websocket.ABNF.OPCODE_CLOSE
+    assert int.from_bytes(frame[:2], "big") == 1008
+    old_phone.shutdown()  # close() does nothing once the server has closed; the socket must still go
