@@ -10,7 +10,7 @@ from companion.games.base import HOST, N_
 from companion.openapi import document
 from companion.security import rate_limited
 from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized
-from companion.web.common import external_url, tables
+from companion.web.common import bearer_token, external_url, tables
 
 bp = Blueprint("api", __name__)
 
@@ -132,11 +132,11 @@ def _view(code: str, actor: str) -> dict:
 
 
 def _bearer(code: str) -> str:
-    header = request.headers.get("Authorization", "")
-    if not header.startswith("Bearer "):
+    token = bearer_token()
+    if token is None:
         tables().live(code)  # an unknown table is a 404 before it is a 401
         raise Unauthorized(N_("Send your seat or host token as a Bearer token."))
-    return tables().authenticate(code, header.removeprefix("Bearer ").strip())
+    return tables().authenticate(code, token)
 
 
 def _json(allow_empty: bool = False) -> dict:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app, render_template, url_for
+from flask import current_app, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
 from companion import i18n
@@ -20,6 +20,31 @@ def seat_cookie(code: str) -> str:
 
 def host_cookie(code: str) -> str:
     return f"host_{code}"
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    return header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else None
+
+
+def token_actor(code: str, token: str | None) -> str | None:
+    """Who a token speaks for at this table (HOST or a seat id); None for no token or a stale one."""
+    if not token:
+        return None
+    try:
+        return tables().authenticate(code, token)
+    except TableError:
+        return None
+
+
+def cookie_seat(code: str) -> str | None:
+    """The seat this device's seat cookie opens, if it still does."""
+    actor = token_actor(code, request.cookies.get(seat_cookie(code)))
+    return None if actor == HOST else actor
+
+
+def cookie_is_host(code: str) -> bool:
+    return token_actor(code, request.cookies.get(host_cookie(code))) == HOST
 
 
 def external_url(endpoint: str, **values) -> str:

@@ -26,7 +26,16 @@ from companion.forms import action_from_form, parse_options
 from companion.games.base import HOST, N_
 from companion.security import rate_limited
 from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized, normalise_code
-from companion.web.common import error_message, external_url, host_cookie, live_html, seat_cookie, tables
+from companion.web.common import (
+    cookie_is_host,
+    cookie_seat,
+    error_message,
+    external_url,
+    host_cookie,
+    live_html,
+    seat_cookie,
+    tables,
+)
 
 bp = Blueprint("pages", __name__)
 
@@ -59,7 +68,7 @@ def join_by_code():
 @bp.get("/t/<code>")
 def join(code):
     code = tables().live(code).record.code
-    if _seat(code) is not None:
+    if cookie_seat(code) is not None:
         return redirect(url_for("pages.seat_page", code=code))
     return _join_page(code, invite=None)
 
@@ -111,13 +120,13 @@ def game_stylesheet():
 @bp.get("/t/<code>/seat")
 def seat_page(code):
     code = tables().live(code).record.code
-    seat = _seat(code)
+    seat = cookie_seat(code)
     if seat is None:
         return redirect(url_for("pages.join", code=code))
     return render_template(
         "seat.html",
         code=code,
-        live=live_html(code, seat, is_host=_is_host(code)),
+        live=live_html(code, seat, is_host=cookie_is_host(code)),
         game=tables().live(code).game,
         seat=seat,
     )
@@ -129,7 +138,7 @@ def display(code):
     return render_template(
         "display.html",
         code=code,
-        live=live_html(code, None, is_host=_is_host(code)),
+        live=live_html(code, None, is_host=cookie_is_host(code)),
         game=tables().live(code).game,
         join_url=external_url("pages.join", code=code),
         open_join=not all(tables().names(code).get(spec.id) for spec in tables().seat_specs(tables().live(code))),
@@ -168,7 +177,7 @@ def act(code):
 @bp.post("/t/<code>/undo")
 def undo(code):
     code = tables().live(code).record.code
-    if not _is_host(code):
+    if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can undo."))
     try:
         tables().undo(
@@ -184,7 +193,7 @@ def undo(code):
 @bp.post("/t/<code>/seats/<seat>/free")
 def free_seat(code, seat):
     code = tables().live(code).record.code
-    if not _is_host(code):
+    if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can free a seat."))
     invite = tables().free(code, seat)
     return render_template(
@@ -201,7 +210,7 @@ def join_qr(code):
 @bp.get("/t/<code>/invite/<invite>/qr.svg")
 def invite_qr(code, invite):
     code = tables().live(code).record.code
-    if not _is_host(code):
+    if not cookie_is_host(code):
         abort(403)
     return _qr_svg(external_url("pages.invited", code=code, invite=invite))
 
@@ -249,44 +258,25 @@ def _answer(code: str, actor: str, error: TableError | None = None, notice: str 
         if message:
             flash(message)
         return redirect(url_for("pages.display" if seat is None else "pages.seat_page", code=code))
-    body = live_html(code, seat, _is_host(code)) + render_template(
+    body = live_html(code, seat, cookie_is_host(code)) + render_template(
         "notice.html", notice=message, kind="error" if error else "info"
     )
     return make_response(body, error.status if error else 200)
 
 
-def _seat(code: str) -> str | None:
-    token = request.cookies.get(seat_cookie(code))
-    if not token:
-        return None
-    try:
-        actor = tables().authenticate(code, token)
-    except TableError:
-        return None
-    return None if actor == HOST else actor
-
-
-def _is_host(code: str) -> bool:
-    token = request.cookies.get(host_cookie(code))
-    try:
-        return bool(token) and tables().authenticate(code, token) == HOST
-    except TableError:
-        return False
-
-
 def _viewer(code: str) -> tuple[str | None, bool]:
     """Whose view a page shows: the seat page's seat, or the display (None)."""
-    seat = _seat(code) if request.args.get("view") == "seat" else None
-    return seat, _is_host(code)
+    seat = cookie_seat(code) if request.args.get("view") == "seat" else None
+    return seat, cookie_is_host(code)
 
 
 def _actor(code: str) -> str:
     """Who sends a form: the host from the display, else this phone's seat."""
     if request.form.get("as") == HOST:
-        if _is_host(code):
+        if cookie_is_host(code):
             return HOST
         raise Forbidden(N_("Only the host can do that."))
-    seat = _seat(code)
+    seat = cookie_seat(code)
     if seat is None:
         raise Unauthorized(N_("Take a seat first."))
     return seat

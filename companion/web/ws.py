@@ -13,7 +13,15 @@ from companion import i18n
 from companion.forms import action_from_json, optional_int, optional_str
 from companion.games.base import HOST, N_
 from companion.tables import TableError, Tables, Unauthorized, token_hash
-from companion.web.common import host_cookie, live_html, seat_cookie, tables
+from companion.web.common import (
+    bearer_token,
+    cookie_is_host,
+    host_cookie,
+    live_html,
+    seat_cookie,
+    tables,
+    token_actor,
+)
 
 sock = Sock()
 bp = Blueprint("ws", __name__)
@@ -80,7 +88,7 @@ def table_socket(ws, code):
         ws,
         seat,
         token,
-        actor == HOST or _cookie_actor(code, host_cookie(code))[0] == HOST,
+        actor == HOST or cookie_is_host(code),
         str(get_locale()),
         request.host_url,
         request.args.get("format") == "json",
@@ -132,21 +140,8 @@ def _handle(code: str, actor: str | None, page: PageSocket, message: str) -> Non
 
 def _socket_actor(code: str) -> tuple[str | None, str | None]:
     """Who opened this socket (HOST, a seat id or None) and with which token."""
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        return _actor(code, header.removeprefix("Bearer ").strip())
-    seated = _cookie_actor(code, seat_cookie(code))
-    return seated if seated[0] else _cookie_actor(code, host_cookie(code))
-
-
-def _cookie_actor(code: str, cookie: str) -> tuple[str | None, str | None]:
-    return _actor(code, request.cookies.get(cookie))
-
-
-def _actor(code: str, token: str | None) -> tuple[str | None, str | None]:
-    if not token:
-        return None, None
-    try:
-        return tables().authenticate(code, token), token
-    except TableError:
-        return None, None
+    for token in (bearer_token(), request.cookies.get(seat_cookie(code)), request.cookies.get(host_cookie(code))):
+        actor = token_actor(code, token)
+        if actor is not None:
+            return actor, token
+    return None, None
