@@ -39,7 +39,6 @@ class Seat:
     url: str
     round: int = 0
     bidders: frozenset = frozenset()
-    my_bid: int | None = None
     socket: object = None
     first_view: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -85,7 +84,7 @@ class Table:
             self.tally.errors += 1
             return
         view = frame["view"]
-        seat.round, seat.bidders, seat.my_bid = view["round"], frozenset(view["bidders"]), view["my_bid"]
+        seat.round, seat.bidders = view["round"], frozenset(view["bidders"])
         revealed = view["revealed"]
         if revealed and revealed["round"] >= seat.round:
             self.tally.leaks += 1  # bids of a round shown before the round is over
