@@ -226,6 +226,37 @@ def test_a_captured_mouse_is_rescued_at_its_turn_when_no_minions_are_on_the_boar
     assert state["mice"][1]["captured"] is False
 
 
+def test_a_captured_mouse_below_the_last_minion_defeated_on_its_turn_is_rescued_at_once():
+    state = chapter(["rats", "lily", "filch"], groups=[group("rats")], turn=0)  # MM-36 with MM-7
+    state["mice"][0]["captured"] = True
+    state = do(state, {"type": "defeat_minion", "card": "rats"})
+    assert active(state) == "mouse:lily"
+    assert state["mice"][0]["captured"] is False
+
+
+def test_a_captured_mouse_below_a_defeated_active_minion_misses_its_turn_while_minions_remain():
+    state = chapter(["rats", "lily", "filch", "roaches"], groups=[group("rats"), group("roaches")])  # MM-36
+    state["mice"][0]["captured"] = True
+    state = do(state, {"type": "defeat_minion", "card": "rats"})
+    assert active(state) == "mouse:filch"
+    assert state["mice"][0]["captured"] is True
+
+
+def test_a_defeated_active_minion_in_the_last_slot_hands_the_turn_to_the_top_of_a_new_round():
+    state = chapter(["collin", "nez", "rats"], groups=[group("rats")], turn=2)  # MM-7 with MM-1
+    state = do(state, {"type": "defeat_minion", "card": "rats"})
+    assert (active(state), state["round"]) == ("mouse:collin", 2)
+    assert game.view(state, "player-1")["your_turn"] is True
+    assert game.view(state, None)["active"] == "mouse:collin"
+
+
+def test_a_leader_wounded_off_its_last_card_while_active_hands_the_turn_on():
+    vurst = group("leader:Vurst", life=1, name="Vurst")
+    state = chapter(["collin", "leader:Vurst#2"], groups=[vurst], turn=1)  # MM-19 with MM-7
+    state = do(state, {"type": "wound_minion", "card": "leader:Vurst#2", "count": 1})
+    assert (active(state), state["round"]) == ("mouse:collin", 2)
+
+
 def test_the_minions_are_run_by_the_lowest_mouse_and_defended_by_the_player_to_the_left():
     state = chapter(["collin", "rats", "nez"], groups=[group("rats")], turn=0)
     view = game.view(state, None)
@@ -276,10 +307,28 @@ def test_time_running_out_waits_for_the_last_mouse_not_the_first():
 def test_a_surge_comes_at_six_or_more_cheese_and_empties_the_wheel(cheese):
     state = chapter(["collin", "rats"], groups=[group("rats")], wheel=5, hourglass=2, end_page=6)
     state = do(state, {"type": "add_cheese", "count": cheese})
-    assert state["wheel"] == 0
+    assert state["wheel"] == cheese - 1
     assert state["hourglass"] == 3
-    assert state["surge"]["cheese"] == 5 + cheese
     assert state["banner"]["msg"].startswith("Surge!")
+
+
+def test_cheese_beyond_six_stays_on_the_wheel_after_a_surge():
+    state = chapter(["collin", "rats"], groups=[group("rats")], hourglass=1, end_page=9)  # MM-30, Q7
+    state = do(state, {"type": "add_cheese", "count": 5}, {"type": "add_cheese", "count": 3})
+    assert (state["hourglass"], state["wheel"]) == (2, 2)
+
+
+def test_twelve_cheese_from_an_empty_wheel_are_two_surges():
+    state = chapter(["collin", "rats"], groups=[group("rats")], hourglass=1, end_page=9)  # MM-30, Q7
+    state = do(state, {"type": "add_cheese", "count": 12})
+    assert (state["hourglass"], state["wheel"]) == (3, 0)
+
+
+def test_cheese_after_the_surge_that_loses_the_chapter_is_not_counted():
+    state = chapter(["collin", "rats"], groups=[group("rats")], hourglass=5, end_page=6)  # MM-31, Q5
+    state = do(state, {"type": "add_cheese", "count": 12})
+    assert (state["phase"], state["hourglass"]) == ("lost", 6)
+    assert state["banner"]["msg"].startswith("The hourglass has reached")
 
 
 def test_five_cheese_is_no_surge():
@@ -474,6 +523,32 @@ def test_the_campaign_carries_abilities_and_one_search_card_into_the_next_chapte
     assert (state["phase"], state["chapter"], state["chapters"]) == ("setup", 2, [{"chapter": 1, "result": "won"}])
     state = do(state, {"type": "start_chapter"})
     assert sorted(order(state)) == ["mouse:collin", "mouse:nez"]
+
+
+def test_the_chapter_end_marker_does_not_carry_its_moves_into_the_next_chapter():
+    state = do(
+        table(campaign=True, achievements=True, end_page=6),
+        {"type": "add_mouse", "hero": "collin", "life": 5},
+        {"type": "start_chapter"},
+        {"type": "award", "mouse": "collin", "achievement": "cheese_master"},
+        {"type": "move_end_marker", "pages": 1},
+    )
+    assert state["end_page"] == 8
+    state = do(state, {"type": "goals_done"}, {"type": "next_chapter"})  # MM-38: individual achievements reset
+    assert (state["chapter"], state["end_page"]) == (2, 6)
+
+
+def test_the_next_chapter_starts_from_the_end_page_its_setup_gave_the_chapter_before():
+    state = do(
+        table(campaign=True),
+        {"type": "set_chapter", "end_page": 9},
+        {"type": "add_mouse", "hero": "collin", "life": 5},
+        {"type": "start_chapter"},
+        {"type": "move_end_marker", "pages": 2},
+        {"type": "chapter_lost"},
+        {"type": "next_chapter"},
+    )
+    assert state["end_page"] == 9
 
 
 def test_a_single_chapter_table_has_no_next_chapter():

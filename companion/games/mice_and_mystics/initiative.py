@@ -150,7 +150,7 @@ def move_up(state: dict, card_id: str, roll: int) -> None:
 
 
 def remove_card(state: dict, card_id: str) -> None:
-    """MM-7: the card leaves and the gap closes; if it was active, the next card is up."""
+    """MM-7: the card leaves and the gap closes; the cards below move up a slot."""
     index = index_of(state, card_id)
     card = state["track"].pop(index)
     if index < state["turn"]:
@@ -166,6 +166,12 @@ def remove_group(state: dict, gid: str) -> None:
 
 def wound_minion(state: dict, card_id: str, figure: int, count: int) -> None:
     """MM-19: wounds on a figure (or on a leader's card) until they reach its life."""
+    active = active_card(state)
+    wound_card(state, card_id, figure, count)
+    someone_up_after_removal(state, active)
+
+
+def wound_card(state: dict, card_id: str, figure: int, count: int) -> None:
     card = state["track"][index_of(state, card_id)]
     if card["kind"] == "mouse":
         raise RuleError(N_("Wound mice on their own sheets."), code="not_a_minion")
@@ -187,11 +193,25 @@ def defeat(state: dict, card_id: str, figure: int) -> None:
     card = state["track"][index_of(state, card_id)]
     if card["kind"] == "mouse":
         raise RuleError(N_("Mice are captured, not defeated."), code="not_a_minion")
+    active = active_card(state)
     group = state["groups"][card["group"]]
     if card["kind"] == "leader":
         defeat_leader_card(state, card)
     else:
         defeat_figure(state, group, min(max(figure, 1), len(group["figures"])))
+    someone_up_after_removal(state, active)
+
+
+def someone_up_after_removal(state: dict, active: dict | None) -> None:
+    """MM-7 with MM-1 and MM-36: when the active card leaves, the card below it comes up as on "next".
+
+    After the last slot a new round begins; a captured mouse coming up is rescued if no
+    minions are left, or misses its turn.
+    """
+    if active is None or any(card["id"] == active["id"] for card in state["track"]):
+        return
+    start_round_after_the_last_card(state)
+    come_up(state)
 
 
 def defeat_figure(state: dict, group: dict, figure: int) -> None:
@@ -224,6 +244,11 @@ def advance(state: dict) -> None:
         if state["phase"] != "playing":
             return
     step(state)
+    come_up(state)
+
+
+def come_up(state: dict) -> None:
+    """MM-36: a captured mouse whose card comes up is rescued with no minions about, else it misses the turn."""
     for _ in range(len(state["track"])):
         card = active_card(state)
         if card["kind"] != "mouse" or not find_mouse(state, card["mouse"])["captured"]:
@@ -249,6 +274,10 @@ def end_mouse_turn(state: dict, card: dict) -> None:
 
 def step(state: dict) -> None:
     state["turn"] += 1
+    start_round_after_the_last_card(state)
+
+
+def start_round_after_the_last_card(state: dict) -> None:
     if state["turn"] >= len(state["track"]):
         state["turn"] = 0
         state["round"] += 1

@@ -90,6 +90,8 @@ class MiceAndMystics(Game):
             "start_page": 1,
             "hourglass": 1,
             "end_page": int(options.get("end_page", 6)),
+            # Where the chapter puts the marker; achievements and the story move end_page from there.
+            "chapter_end_page": int(options.get("end_page", 6)),
             "special_surge": "",
             "encounter": None,
             "rooms_explored": 0,
@@ -237,7 +239,7 @@ def set_chapter(state: dict, actor: str, action: dict, rng) -> None:
         end = schema.integer(action, "end_page")
     if start >= end:
         raise RuleError(N_("The hourglass must start before the chapter-end page."), code="bad_pages")
-    state.update(start_page=start, hourglass=start, end_page=end)
+    state.update(start_page=start, hourglass=start, end_page=end, chapter_end_page=end)
     if "special_surge" in action:
         state["special_surge"] = schema.text(action, "special_surge")
     note(
@@ -454,6 +456,7 @@ def next_chapter(state: dict, actor: str, action: dict, rng) -> None:
         chapter=state["chapter"] + 1,
         start_page=1,
         hourglass=1,
+        end_page=state["chapter_end_page"],
         special_surge="",
         encounter=None,
         rooms_explored=0,
@@ -468,6 +471,7 @@ def next_chapter(state: dict, actor: str, action: dict, rng) -> None:
         banner=None,
     )
     note(state, N_("On to chapter %(chapter)s: cheese, wounds and achievements reset."), chapter=state["chapter"])
+    note(state, N_("The chapter-end marker goes back to page %(page)s."), page=state["end_page"])
 
 
 def end_campaign(state: dict, actor: str, action: dict, rng) -> None:

@@ -15,17 +15,24 @@ def banner(state: dict, msgid: str, **args) -> None:
 
 
 def add_minion_cheese(state: dict, count: int) -> None:
-    """MM-16, MM-28 and Q7: cheese reaches the wheel at once, and 6 or more means a surge."""
-    state["wheel"] += count
-    if state["wheel"] >= SURGE_AT:
-        surge(state)
+    """MM-16, MM-28 and Q7: each cheese reaches the wheel at once and is checked on its own.
+
+    The wheel surges at the sixth cheese and empties; cheese rolled beyond it lands on the
+    empty wheel, so 8 cheese is one surge and 2 left, 12 cheese two surges.
+    """
+    for _ in range(count):
+        if state["phase"] != "playing":
+            return
+        state["wheel"] += 1
+        if state["wheel"] >= SURGE_AT:
+            surge(state)
 
 
 def surge(state: dict) -> None:
     """MM-30: the hourglass moves, the surge source is resolved and the wheel empties."""
     state["hourglass"] += 1
     source, text = surge_source(state)
-    state["surge"] = {"source": source, "text": text, "page": state["hourglass"], "cheese": state["wheel"]}
+    state["surge"] = {"source": source, "text": text, "page": state["hourglass"]}
     state["wheel"] = 0
     if source == "special":
         banner(state, N_("Surge! The chapter's special surge: %(text)s"), text=text)
