@@ -330,6 +330,20 @@ def test_a_vanished_ghost_costs_nothing_and_waits_for_its_owners_next_turn():
     assert state["ghosts"]["player-1"] == 2
 
 
+def test_a_ghost_that_moved_cannot_vanish_afterwards():
+    state = play(hunting((1, 0, 0)), {"type": "move_ghost", "steps": 2})  # ET-17: "instead of moving"
+    with pytest.raises(RuleError, match="instead of moving"):
+        play(state, {"type": "vanish"})
+    assert "vanish" not in game.view(state, "player-1")["actions"]
+
+
+def test_the_other_ghost_may_still_vanish_after_one_ghost_moved():
+    state = play(hunting((2, 0, 0)), {"type": "move_ghost", "steps": 2}, {"type": "vanish"})  # ET-17, Q10
+    assert state["ghosts"]["player-1"] == 1
+    with pytest.raises(RuleError, match="instead of moving"):
+        play(state, {"type": "vanish"})
+
+
 # --- panic -------------------------------------------------------------------------------------
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.games.base import N_, RuleError, msg
 
 from .texts import EATEN, die
-from .turn import colour_on_board, need_free_ghost, read_die, remove_tourist, spend
+from .turn import colour_on_board, free_ghosts, need_free_ghost, read_die, remove_tourist, spend
 
 
 def enter_ghost(state: dict, actor: str, action: dict, rng) -> None:
@@ -28,6 +28,7 @@ def move_ghost(state: dict, actor: str, action: dict, rng) -> None:
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
         raise RuleError(N_("A ghost moves at least one square."), code="bad_value")
     spend(state, steps)
+    state["turn"]["moved"] = True
     state["news"].append(
         msg(
             N_("%(player)s moves a ghost %(steps)s squares (%(left)s movement points left)"),
@@ -69,9 +70,19 @@ def _forced_eater(state: dict, action: dict) -> str:
     return eater
 
 
+def unmoved_ghosts(state: dict) -> int:
+    """The active player's free ghosts on the board that have surely not moved this turn."""
+    return free_ghosts(state) - (1 if state["turn"]["moved"] else 0)
+
+
 def vanish(state: dict, actor: str, action: dict, rng) -> None:
     """Instead of moving, a ghost leaves the board until its owner's next turn (ET-17, Q10)."""
     need_free_ghost(state)
+    if unmoved_ghosts(state) <= 0:
+        raise RuleError(
+            N_("A ghost vanishes instead of moving, not after it moved: make it vanish before moving the others."),
+            code="ghost_moved",
+        )
     state["ghosts"][state["active"]] -= 1
     state["turn"]["resting"] += 1
     state["news"].append(msg(N_("%(player)s makes a ghost vanish"), player=state["active"]))

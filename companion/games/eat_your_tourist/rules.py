@@ -314,6 +314,8 @@ def _makes_sense(state: dict, kind: str) -> bool:
         return bool(state["settings"]["forced_moves_eat"] and rolled and rolled["row"] == 6)
     if kind == "next" and state["phase"] == "panic":
         return rolled is not None
+    if kind == "vanish":
+        return hunt.unmoved_ghosts(state) > 0
     return True
 
 

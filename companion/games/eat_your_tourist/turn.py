@@ -17,6 +17,8 @@ def fresh_turn(settings: dict) -> dict:
         "resting": 0,
         # Ghosts that ate or won a fight must stay put for the rest of the turn.
         "done": 0,
+        # A ghost has moved; the app does not know which, so it counts one free ghost as moved.
+        "moved": False,
         "fight": None,
         "last_fight": None,
         "panic": None,
@@ -75,7 +77,7 @@ def spend(state: dict, steps) -> None:
     state["turn"]["movement_left"] = left - steps
 
 
-def _free_ghosts(state: dict) -> int:
+def free_ghosts(state: dict) -> int:
     """The active player's ghosts on the board that may still move this turn."""
     return state["ghosts"][state["active"]] - state["turn"]["done"]
 
@@ -83,7 +85,7 @@ def _free_ghosts(state: dict) -> int:
 def need_free_ghost(state: dict) -> None:
     if not state["ghosts"][state["active"]]:
         raise RuleError(N_("You have no ghost on the board."), code="no_ghost")
-    if _free_ghosts(state) <= 0:
+    if free_ghosts(state) <= 0:
         raise RuleError(
             N_("Your ghosts on the board have eaten or fought and must stay put this turn."),
             code="ghost_resting",
