@@ -17,8 +17,8 @@ def resource_dir(name: str) -> str:
 
 def create_app(config: dict | None = None) -> Flask:
     """The app factory: configuration, store, live updates, languages and the web blueprints."""
+    from companion import boundary, games, i18n, security
     from companion import config as settings
-    from companion import games, i18n, security
     from companion.live import Hub
     from companion.store import open_store
     from companion.tables import Tables
@@ -31,10 +31,14 @@ def create_app(config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = settings.secret_key(app.config["DATA_DIR"])
     app.config.update(SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True)
-    app.config.setdefault("SOCK_SERVER_OPTIONS", {"ping_interval": 20})
+    # Served over HTTPS (`serve --tls`, or nginx with a certificate): the session cookie never goes out in clear.
+    if (app.config["PUBLIC_URL"] or "").startswith("https://"):
+        app.config["SESSION_COOKIE_SECURE"] = True
+    # A phone that vanished without closing its socket misses a pong and is let go within two intervals.
+    app.config.setdefault("SOCK_SERVER_OPTIONS", {"ping_interval": 12})
 
     store = open_store(app.config["DATABASE_URL"], app.config["DATA_DIR"])
-    hub = Hub(render=lambda code, watcher: ws.render_push(app, code, watcher))
+    hub = Hub(render=lambda code, page: ws.render_push(app, code, page))
     if app.config["REDIS_URL"]:
         from companion.redis_fanout import RedisHub
 
@@ -44,6 +48,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["companion.hub"] = hub
 
     i18n.init_app(app)
+    boundary.init_app(app)
     security.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

@@ -17,6 +17,8 @@ def from_environment() -> dict:
         # Redis channels start with this: processes sharing a Redis but not a store must differ.
         "REDIS_PREFIX": env.get("COMPANION_REDIS_PREFIX", "companion"),
         "PUBLIC_URL": env.get("COMPANION_PUBLIC_URL") or None,
+        # Other sites (host[:port]) whose pages may open a table's socket; the server's own host always may.
+        "ALLOWED_ORIGINS": [o.strip() for o in env.get("COMPANION_ALLOWED_ORIGINS", "").split(",") if o.strip()],
         "BABEL_DEFAULT_LOCALE": env.get("COMPANION_LANGUAGE", "en"),
         "RATE_LIMIT_TABLES": int(env.get("COMPANION_RATE_LIMIT_TABLES", "20")),
         "RATE_LIMIT_SEATS": int(env.get("COMPANION_RATE_LIMIT_SEATS", "60")),

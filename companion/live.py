@@ -1,81 +1,131 @@
-"""Live updates: which open pages watch which table, and pushing them fresh views.
+"""Live updates: which open pages watch which table, and waking them to fetch their fresh views.
 
-In one process the hub calls its watchers directly; with Redis configured
+A change never writes to a socket. It only marks the table's pages as behind
+and wakes them; each page's own thread (or greenlet) renders its newest view
+and sends it. A page that cannot keep up simply skips the views it missed,
+and a page that stops reading is cut off by the watchdog (it reconnects and
+catches up by `since`). So no phone, however slow or silent, can hold up an
+action or another page.
+
+In one process the hub wakes its pages directly; with Redis configured
 (companion.redis_fanout) every process hears every table's changes.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Protocol
 
+log = logging.getLogger(__name__)
 
-class Watcher(Protocol):
+# A send that has not finished after this long means the phone stopped reading.
+SEND_TIMEOUT = 5.0
+WATCHDOG_INTERVAL = 1.0
+
+
+class Page(Protocol):
     """An open page of a table (one WebSocket)."""
 
     seat: str | None  # the seat whose view it shows; None: the public display
     is_host: bool
-    render_key: tuple  # watchers with equal keys receive the same frame
+    render_key: tuple  # pages with equal keys receive the same frame
 
-    def send(self, frame: str) -> None: ...
+    def wake(self) -> None:
+        """Mark the page behind and wake its thread; never blocks."""
 
-    def close(self) -> None: ...
+    def sending_since(self) -> float | None:
+        """When the send under way started (time.monotonic), None when idle."""
+
+    def cut_off(self) -> None:
+        """Close the connection under a stuck send; never blocks."""
 
 
 class Hub:
-    """The open pages of every table in this process."""
+    """The open pages of every table in this process, and one rendered frame per distinct view."""
 
-    def __init__(self, render: Callable[[str, Watcher], str | None] | None = None):
+    def __init__(self, render: Callable[[str, Page], str | None] | None = None):
         self.render = render
-        self._watchers: dict[str, set] = defaultdict(set)
+        self._pages: dict[str, set] = defaultdict(set)
         self._lock = threading.Lock()
+        self._versions: dict[str, int] = defaultdict(int)  # bumped by every change a page may show
+        self._frames: dict[str, tuple[int, dict]] = {}  # code -> (version, render key -> frame)
+        self._watchdog: threading.Thread | None = None
 
-    def watch(self, code: str, watcher: Watcher) -> None:
+    def watch(self, code: str, page: Page) -> None:
         with self._lock:
-            self._watchers[code].add(watcher)
+            self._pages[code].add(page)
+            self._start_watchdog()
         self.deliver(code, presence=True)
 
-    def unwatch(self, code: str, watcher: Watcher) -> None:
+    def unwatch(self, code: str, page: Page) -> None:
         with self._lock:
-            self._watchers[code].discard(watcher)
-            if not self._watchers[code]:
-                del self._watchers[code]
+            pages = self._pages.get(code)
+            if pages is not None:
+                pages.discard(page)
+                if not pages:
+                    del self._pages[code]
+                    self._versions.pop(code, None)
+                    self._frames.pop(code, None)
         self.deliver(code, presence=True)
 
     def present(self, code: str) -> dict[str, int]:
         """Who has a page of this table open here: seat id (or "display") -> pages."""
         counts: dict[str, int] = defaultdict(int)
-        for watcher in self.watchers(code):
-            counts[watcher.seat or "display"] += 1
+        for page in self.pages(code):
+            counts[page.seat or "display"] += 1
         return dict(counts)
 
-    def watchers(self, code: str) -> list:
+    def pages(self, code: str) -> list:
         with self._lock:
-            return list(self._watchers.get(code, ()))
+            return list(self._pages.get(code, ()))
 
-    def publish(self, code: str, seq: int) -> None:
-        """A table changed: tell every open page (in every process, where fanned out)."""
+    def publish(self, code: str, seq: int, seats_changed: bool = False) -> None:
+        """A table changed: wake every open page (in every process, where fanned out)."""
         self.deliver(code)
 
     def deliver(self, code: str, presence: bool = False) -> None:
-        """Push every open page of the table here its own fresh view, rendered once per distinct view."""
-        frames: dict[tuple, str] = {}
-        for watcher in self.watchers(code):
-            if presence and not (watcher.is_host or watcher.seat is None):
-                continue
-            if watcher.render_key not in frames:
-                frames[watcher.render_key] = self.render(code, watcher)
-            try:
-                if frames[watcher.render_key] is None:  # the page may no longer see this table
-                    self.unwatch_quietly(code, watcher)
-                    watcher.close()
-                else:
-                    watcher.send(frames[watcher.render_key])
-            except Exception:  # noqa: BLE001 - a dead socket must not stop the others' updates
-                self.unwatch_quietly(code, watcher)
-
-    def unwatch_quietly(self, code: str, watcher: Watcher) -> None:
+        """Wake the table's pages here (presence: only the pages that show who is connected)."""
         with self._lock:
-            self._watchers.get(code, set()).discard(watcher)
+            self._versions[code] += 1
+            pages = list(self._pages.get(code, ()))
+        for page in pages:
+            if not presence or page.is_host or page.seat is None:
+                page.wake()
+
+    def frame(self, code: str, page: Page) -> str | None:
+        """The page's newest frame, rendered once per distinct view and version of the table.
+
+        None when the page may no longer see this table (its seat was freed).
+        """
+        with self._lock:
+            version = self._versions[code]
+            cached_version, frames = self._frames.get(code, (None, None))
+            if cached_version != version:
+                frames = {}
+                self._frames[code] = (version, frames)
+        if page.render_key not in frames:
+            # Two pages with one key may both render at the same moment: harmless, and cheaper than a lock per key.
+            frames[page.render_key] = self.render(code, page)
+        return frames[page.render_key]
+
+    def _start_watchdog(self) -> None:
+        if self._watchdog is None:
+            self._watchdog = threading.Thread(target=self._watch_sends, name="page-watchdog", daemon=True)
+            self._watchdog.start()
+
+    def _watch_sends(self) -> None:
+        """Cut off the pages whose phone stopped reading: their send has been stuck too long."""
+        while True:
+            time.sleep(WATCHDOG_INTERVAL)
+            stuck_before = time.monotonic() - SEND_TIMEOUT
+            with self._lock:
+                pages = [page for pages in self._pages.values() for page in pages]
+            for page in pages:
+                started = page.sending_since()
+                if started is not None and started < stuck_before:
+                    log.info("cutting off a page that stopped reading (%s)", page.seat or "display")
+                    page.cut_off()

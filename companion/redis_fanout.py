@@ -19,7 +19,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from companion.live import Hub, Watcher
+from companion.live import Hub, Page
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ class RedisHub(Hub):
     def __init__(
         self,
         url: str,
-        render: Callable[[str, Watcher], str],
+        render: Callable[[str, Page], str | None],
         tables: Callable[[], object],
         prefix: str = "companion",
         poll_interval: float = 1.0,
@@ -53,11 +53,11 @@ class RedisHub(Hub):
         self._listener = threading.Thread(target=self._listen, name="redis-fanout", daemon=True)
         self._listener.start()
 
-    def publish(self, code: str, seq: int) -> None:
-        """Announce the change to the other processes first (they render in parallel), then push here."""
+    def publish(self, code: str, seq: int, seats_changed: bool = False) -> None:
+        """Announce the change to the other processes first (they render in parallel), then wake the pages here."""
         if self.connected.is_set():
             try:
-                self._announcer.publish(self.channel, f"{self.origin} {code} {seq}")
+                self._announcer.publish(self.channel, f"{self.origin} {code} {seq} {int(seats_changed)}")
             except redis.RedisError as error:
                 log.warning("could not announce %s at seq %s on Redis (%s); the others will catch up", code, seq, error)
         self.deliver(code)
@@ -100,11 +100,13 @@ class RedisHub(Hub):
         return messages
 
     def _heard(self, messages: list) -> None:
-        """Catch each announced table up once and push its newest views, however many actions it announced."""
-        announced = (message["data"].decode().split(" ") for message in messages)
-        codes = dict.fromkeys(code for origin, code, _seq in announced if origin != self.origin)
-        for code in codes:
-            if self.watchers(code):
+        """Catch each announced table up once and wake its pages, however many actions it announced."""
+        announced = [message["data"].decode().split(" ") for message in messages]
+        theirs = [(code, seats == "1") for origin, code, _seq, seats in announced if origin != self.origin]
+        for code in {code for code, seats_changed in theirs if seats_changed}:
+            self.tables().seats_changed(code)
+        for code in dict.fromkeys(code for code, _ in theirs):
+            if self.pages(code):
                 self.tables().live(code)
                 self.deliver(code)
 
@@ -113,10 +115,11 @@ class RedisHub(Hub):
         codes = self.watched()
         service = self.tables() if codes else None  # no pages yet: the service may not exist yet either
         for code in codes:
+            service.seats_changed(code)  # a seat claimed or freed elsewhere was not announced either
             pushed = service.cached(code).seq
             if service.live(code).seq > pushed:
                 self.deliver(code)
 
     def watched(self) -> list[str]:
         with self._lock:
-            return list(self._watchers)
+            return list(self._pages)

@@ -149,17 +149,20 @@ class Tables:
         self,
         store: Store,
         games: dict[str, Game],
-        publish: Callable[[str, int], None] | None = None,
+        publish: Callable[..., None] | None = None,
         clock: Callable[[], float] = time.time,
         keep_in_memory: int = 2000,
     ):
         self.store = store
         self.games = games
-        self.publish = publish or (lambda code, seq: None)
+        self.publish = publish or (lambda code, seq, seats_changed=False: None)
         self.clock = clock
         self._live: OrderedDict[str, LiveTable] = OrderedDict()
         self.keep_in_memory = keep_in_memory
         self._live_lock = threading.Lock()
+        # Seats of the tables in play, read once: every push and every API call asks who holds which seat.
+        self._seats: dict[str, dict[str, SeatRecord]] = {}
+        self._seats_lock = threading.Lock()  # a claim's forgetting must not fall between a read and its keeping
 
     # -- tables ---------------------------------------------------------------
 
@@ -210,7 +213,7 @@ class Tables:
             table = self._live.setdefault(code, table)
             # Forgetting a table costs only a replay of its log the next time it is used.
             while len(self._live) > self.keep_in_memory:
-                self._live.popitem(last=False)
+                self.seats_changed(self._live.popitem(last=False)[0])
             return table
 
     def _catch_up(self, table: LiveTable) -> None:
@@ -230,9 +233,12 @@ class Tables:
         hashed = token_hash(token)
         if secrets.compare_digest(hashed, table.record.host_token_hash):
             return HOST
-        for seat in self.store.seats(table.record.code).values():
-            if seat.token_hash and secrets.compare_digest(hashed, seat.token_hash):
-                return seat.seat
+        for _read_again in (False, True):
+            if _read_again:  # a seat claimed through another process since the seats were read here
+                self.seats_changed(table.record.code)
+            for seat in self.seats(table.record.code).values():
+                if seat.token_hash and secrets.compare_digest(hashed, seat.token_hash):
+                    return seat.seat
         raise Forbidden(N_("This token does not open a seat at this table."))
 
     def claim(self, code: str, seat_id: str, name: str, invite: str | None = None) -> str:
@@ -242,7 +248,7 @@ class Tables:
         name = " ".join(name.split())[:40]
         if not name:
             raise TableError(N_("Please enter your name."))
-        current = self.store.seats(table.record.code).get(seat_id)
+        current = self.seats(table.record.code).get(seat_id)
         if current and current.token_hash:
             raise Conflict(N_("This seat is taken."))
         if (
@@ -255,28 +261,44 @@ class Tables:
         saved = self.store.save_seat(
             table.record.code, SeatRecord(seat_id, name, token_hash(token)), expect_token_hash=None
         )
+        self.seats_changed(table.record.code)
         if not saved:
             raise Conflict(N_("This seat is taken."))
-        self.publish(table.record.code, table.seq)
+        self.publish(table.record.code, table.seq, seats_changed=True)
         return token
 
     def free(self, code: str, seat_id: str) -> str:
         """The host frees a seat; returns a one-time invite token for the next phone."""
         table = self.cached(code)
         self._check_seat(table, seat_id)
-        current = self.store.seats(table.record.code).get(seat_id)
+        current = self.seats(table.record.code).get(seat_id)
         invite = new_token()
         self.store.save_seat(
             table.record.code,
             SeatRecord(seat_id, current.name if current else None, None, token_hash(invite)),
             expect_token_hash=current.token_hash if current else None,
         )
-        self.publish(table.record.code, table.seq)
+        self.seats_changed(table.record.code)
+        self.publish(table.record.code, table.seq, seats_changed=True)
         return invite
+
+    def seats(self, code: str) -> dict[str, SeatRecord]:
+        """Who holds which seat (read from the store once, until the seats change)."""
+        code = normalise_code(code)
+        with self._seats_lock:
+            seats = self._seats.get(code)
+            if seats is None:
+                seats = self._seats[code] = self.store.seats(code)
+            return seats
+
+    def seats_changed(self, code: str) -> None:
+        """Forget the seats read: a claim or a free here, or announced by another process."""
+        with self._seats_lock:
+            self._seats.pop(normalise_code(code), None)
 
     def holds_seat(self, code: str, seat_id: str, hashed_token: str | None) -> bool:
         """Whether the token (by its hash) still opens this seat: the host may have freed it."""
-        seat = self.store.seats(normalise_code(code)).get(seat_id)
+        seat = self.seats(code).get(seat_id)
         return bool(seat and hashed_token and seat.token_hash == hashed_token)
 
     def _check_seat(self, table: LiveTable, seat_id: str) -> None:
@@ -285,8 +307,7 @@ class Tables:
 
     def names(self, code: str) -> dict[str, str | None]:
         """Seat id -> the name of the player sitting there (None if free)."""
-        seats = self.store.seats(normalise_code(code))
-        return {seat_id: (seat.name if seat.token_hash else None) for seat_id, seat in seats.items()}
+        return {seat_id: (seat.name if seat.token_hash else None) for seat_id, seat in self.seats(code).items()}
 
     # -- actions --------------------------------------------------------------
 

@@ -22,11 +22,13 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 
 from companion import i18n
-from companion.forms import action_from_form, parse_options
+from companion.forms import action_from_form, optional_str, parse_options
 from companion.games.base import HOST, N_
 from companion.security import rate_limited
-from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized, normalise_code
+from companion.store import StoreBusy
+from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized, Unavailable, normalise_code
 from companion.web.common import (
+    answer_status,
     cookie_is_host,
     cookie_seat,
     error_message,
@@ -87,7 +89,7 @@ def _join_page(code: str, invite: str | None):
         game=table.game,
         seats=service.seat_specs(table),
         taken=service.names(code),
-        invited=service.store.seats(code),
+        invited=service.seats(code),
         invite=invite,
         say=i18n.say,
     )
@@ -166,7 +168,7 @@ def act(code):
             code,
             actor,
             action_from_form(game, request.form),
-            client_action_id=request.form.get("client_action_id") or None,
+            client_action_id=optional_str(request.form, "client_action_id"),
             seen_seq=request.form.get("seen_seq", type=int),
         )
     except TableError as error:
@@ -183,7 +185,7 @@ def undo(code):
         tables().undo(
             code,
             seen_seq=request.form.get("seen_seq", type=int),
-            client_action_id=request.form.get("client_action_id") or None,
+            client_action_id=optional_str(request.form, "client_action_id"),
         )
     except TableError as error:
         return _answer(code, HOST, error)
@@ -230,11 +232,18 @@ def manifest():
 
 @bp.app_errorhandler(TableError)
 def table_error(error: TableError):
+    status = answer_status(error)
     if request.path.startswith("/api/"):
-        return {"error": {"code": error.code, "message": error_message(error)}}, error.status
+        return {"error": {"code": error.code, "message": error_message(error)}}, status
     if request.headers.get("HX-Request"):
-        return render_template("notice.html", notice=error_message(error), kind="error"), error.status
-    return render_template("error.html", message=error_message(error)), error.status
+        return render_template("notice.html", notice=error_message(error), kind="error"), status
+    return render_template("error.html", message=error_message(error)), status
+
+
+@bp.app_errorhandler(StoreBusy)
+def store_busy(error: StoreBusy):
+    """A write the database could not take now (locked, connection lost): try again, nothing was stored."""
+    return table_error(Unavailable(N_("The table is busy for a moment; please try again.")))
 
 
 @bp.app_errorhandler(HTTPException)
@@ -245,9 +254,11 @@ def http_error(error: HTTPException):
         405: N_("That does not work this way."),
     }
     text = i18n.say({"msg": messages.get(error.code, N_("Something went wrong. Please try again.")), "args": {}})
+    # Allow on a 405, WWW-Authenticate on a 401: what the error itself says besides its body.
+    headers = [(name, value) for name, value in error.get_headers() if name != "Content-Type"]
     if request.path.startswith("/api/"):
-        return {"error": {"code": error.name.lower().replace(" ", "_"), "message": text}}, error.code
-    return render_template("error.html", message=text), error.code
+        return {"error": {"code": error.name.lower().replace(" ", "_"), "message": text}}, error.code, headers
+    return render_template("error.html", message=text), error.code, headers
 
 
 def _answer(code: str, actor: str, error: TableError | None = None, notice: str | None = None):
@@ -261,7 +272,7 @@ def _answer(code: str, actor: str, error: TableError | None = None, notice: str 
     body = live_html(code, seat, cookie_is_host(code)) + render_template(
         "notice.html", notice=message, kind="error" if error else "info"
     )
-    return make_response(body, error.status if error else 200)
+    return make_response(body, answer_status(error) if error else 200)
 
 
 def _viewer(code: str) -> tuple[str | None, bool]:

@@ -1,13 +1,22 @@
-"""The WebSocket of an open page: fresh views pushed in, actions (optionally) sent out."""
+"""The WebSocket of an open page: fresh views pushed in, actions (optionally) sent out.
+
+Each page's own thread does all of its I/O: it reads the actions the phone
+sends and, when the hub wakes it, sends the page's newest view. Nothing else
+ever writes to its socket, so a phone that stops reading blocks only its own
+thread, until the hub's watchdog cuts it off.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import threading
+import time
 
-from flask import Blueprint, Flask, current_app, request
+from flask import Blueprint, Flask, abort, current_app, request
 from flask_babel import force_locale, get_locale
-from flask_sock import Sock
+from flask_sock import ConnectionClosed, Sock
 
 from companion import i18n
 from companion.forms import action_from_json, optional_int, optional_str
@@ -28,7 +37,7 @@ bp = Blueprint("ws", __name__)
 
 
 class PageSocket:
-    """One open page: whose view it shows, in which language and form."""
+    """One open page: whose view it shows, in which language and form, and its connection."""
 
     def __init__(
         self, ws, seat: str | None, seat_token: str | None, is_host: bool, locale: str, base_url: str, as_json: bool
@@ -42,19 +51,50 @@ class PageSocket:
         self.base_url = base_url
         self.as_json = as_json
         self.render_key = (seat, self.seat_token_hash, is_host, locale, as_json)
-        self._send_lock = threading.Lock()
+        self._behind = threading.Event()  # the table changed since the last frame this page sent
+        self._sending_since: float | None = None
+
+    def wake(self) -> None:
+        self._behind.set()
+        self.ws.event.set()  # the same event wakes the page's thread for an incoming message or a close
+
+    def sending_since(self) -> float | None:
+        return self._sending_since
+
+    def cut_off(self) -> None:
+        with contextlib.suppress(OSError):  # already closed
+            self.ws.sock.shutdown(socket.SHUT_RDWR)  # the stuck send fails and the reader sees the end
 
     def send(self, frame: str) -> None:
-        with self._send_lock:
+        self._sending_since = time.monotonic()
+        try:
             self.ws.send(frame)
+        finally:
+            self._sending_since = None
 
-    def close(self) -> None:
-        with self._send_lock:
-            self.ws.close(reason=1008)
+    def next_message(self) -> str | None:
+        """Wait until the page has something to do; an incoming message, or None when it is only behind."""
+        while not self._behind.is_set():
+            message = self.ws.receive(timeout=0)
+            if message is not None:
+                return message
+            self.ws.event.wait()
+        return self.ws.receive(timeout=0)
+
+    def catch_up(self, hub, code: str) -> bool:
+        """Send the newest view if the page is behind; False when the page may no longer see the table."""
+        if not self._behind.is_set():
+            return True
+        self._behind.clear()
+        frame = hub.frame(code, self)
+        if frame is None:
+            return False
+        self.send(frame)
+        return True
 
 
 def render_push(app: Flask, code: str, page: PageSocket) -> str | None:
-    """A frame for one open page, rendered outside its own request (from whoever changed the table).
+    """A frame for one open page, rendered outside any request of its own.
 
     None when the page's seat has been freed by the host since it opened: it gets nothing more.
     """
@@ -64,18 +104,12 @@ def render_push(app: Flask, code: str, page: PageSocket) -> str | None:
         # JSON frames are not translated and hold no URLs: no Flask context needed (it costs more than the frame).
         return json_frame(app.extensions["companion"], code, page.seat)
     with app.test_request_context("/", base_url=page.base_url), force_locale(page.locale):
-        return render_frame(code, page)
+        return live_html(code, page.seat, page.is_host, fresh=False)
 
 
 def json_frame(service: Tables, code: str, seat: str | None) -> str:
     snapshot = service.view(code, seat, fresh=False)
     return json.dumps({key: snapshot[key] for key in ("seq", "view", "history", "outcome")})
-
-
-def render_frame(code: str, page: PageSocket) -> str:
-    if page.as_json:
-        return json_frame(tables(), code, page.seat)
-    return live_html(code, page.seat, page.is_host, fresh=False)
 
 
 @sock.route("/t/<code>/ws", bp=bp)
@@ -94,18 +128,35 @@ def table_socket(ws, code):
         request.args.get("format") == "json",
     )
     hub = current_app.extensions["companion.hub"]
+    if request.args.get("since", -1, type=int) < service.live(code).seq:
+        page.wake()
     hub.watch(code, page)
     try:
-        if request.args.get("since", -1, type=int) < service.live(code).seq:
-            page.send(render_frame(code, page))
-        while True:
-            message = ws.receive()
-            if message is None:
-                break
-            _handle(code, actor, page, message)
+        while page.catch_up(hub, code):
+            message = page.next_message()
+            if message is not None:
+                _handle(code, token, page, message)
+        ws.close(reason=1008)  # the seat was freed: this phone is not to see it any more
+    except (ConnectionClosed, OSError):
+        pass  # the phone went away or was cut off: it reconnects and catches up by `since`
     finally:
         hub.unwatch(code, page)
         _finish_closing(ws)
+
+
+@bp.before_app_request
+def check_origin():
+    """A page of another site must not open a socket with this table's cookies."""
+    if request.path.endswith("/ws") and not origin_allowed(request.headers.get("Origin")):
+        abort(403)
+
+
+def origin_allowed(origin: str | None) -> bool:
+    """No Origin (not a browser), this very host, or one of COMPANION_ALLOWED_ORIGINS."""
+    if origin is None:
+        return True
+    allowed = {request.host_url.rstrip("/").split("://", 1)[1], *current_app.config["ALLOWED_ORIGINS"]}
+    return origin.split("://", 1)[-1].rstrip("/") in allowed
 
 
 # Long enough for the reader thread to write one frame; short enough not to hold a worker thread.
@@ -123,10 +174,12 @@ def _finish_closing(ws) -> None:
         ws.thread.join(CLOSE_REPLY_WAIT)
 
 
-def _handle(code: str, actor: str | None, page: PageSocket, message: str) -> None:
+def _handle(code: str, token: str | None, page: PageSocket, message: str) -> None:
     """An action sent over the socket: applied like a POST; a refusal goes to this page only."""
     try:
         body = json.loads(message)
+        # Who acts is asked again for every action: the host may have freed the seat since the socket opened.
+        actor = token_actor(code, token)
         if actor is None:
             raise Unauthorized(N_("Take a seat first."))
         # cached, not live: only the game is needed here; `act` catches up itself if another process appended.

@@ -57,6 +57,7 @@ def table(
         "skips": [],
         "known_reveals": [],
         "end": None,
+        "end_undone": False,
     }
 
 
@@ -471,11 +472,25 @@ def test_the_hosts_undo_rolls_back_but_a_shown_reveal_stays_known():
     assert game.view(redo, None)["known_reveals"] == [{"move": 3, "station": 45, "undone": False}]
 
 
-def test_undoing_the_end_of_the_game_keeps_every_shown_station_known():
+def test_undoing_the_end_of_the_game_hides_mister_x_again_as_a_labelled_house_rule():
     before = act(table(45, [33, 94]), MISTER_X, 46, "taxi")
     over = act(before, "detective-1", 46, "taxi")
     restored = game.undo(before, over, {"type": "move", "to": 46, "ticket": "taxi"})
-    assert game.view(restored, None)["known_reveals"] == [{"move": 1, "station": 46, "undone": False}]
+    for seat in (None, "detective-1"):
+        view = game.view(restored, seat)
+        assert view["known_reveals"] == [] and view["mister_x_station"] is None  # SY-15: his log is secret
+        assert [entry["station"] for entry in view["travel_log"]] == [None]
+        assert view["end_undone"] is True
+    assert act(restored, "detective-1", 32, "taxi")["end"] is None
+
+
+def test_undoing_the_end_keeps_only_the_stations_mister_x_really_showed():
+    shown = act(table(60, [46, 94], round=3, log=[("taxi", 61), ("taxi", 60)]), MISTER_X, 45, "taxi")
+    over = act(shown, "detective-1", 45, "taxi")
+    restored = game.undo(shown, over, {"type": "move", "to": 45, "ticket": "taxi"})  # SY-16
+    view = game.view(restored, "detective-2")
+    assert view["known_reveals"] == [{"move": 3, "station": 45, "undone": False}]
+    assert [entry["station"] for entry in view["travel_log"]] == [None, None, 45]
 
 
 # -- Mister X's phone, the detectives' phones, the display ---------------------------------------------

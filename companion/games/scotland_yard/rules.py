@@ -147,6 +147,7 @@ class ScotlandYard(Game):
             "skips": [],
             "known_reveals": [],
             "end": None,
+            "end_undone": False,
         }
         _check_cornered(state)
         return state
@@ -171,14 +172,17 @@ class ScotlandYard(Game):
         return state
 
     def undo(self, before: dict, undone: dict, action: dict) -> dict:
-        """Roll back, but every station already shown to the table stays known."""
+        """Roll back, but every station Mister X showed (SY-16) stays known.
+
+        House rule: undoing the end of the game hides his route again. The end screen showed
+        the whole travel log, so the table agrees to play on as if only his reveals were seen.
+        """
         restored = copy.deepcopy(before)
-        shown = list(undone["known_reveals"])
-        if undone["phase"] == "over":
-            shown += [{"move": n, "station": e["station"]} for n, e in enumerate(undone["travel_log"], 1)]
-        for reveal in shown:
+        for reveal in undone["known_reveals"]:
             if reveal not in restored["known_reveals"]:
                 restored["known_reveals"].append(reveal)
+        if undone["phase"] == "over":
+            restored["end_undone"] = True
         return restored
 
     # -- what each seat sees ----------------------------------------------------
@@ -644,6 +648,7 @@ def _public_view(state: dict) -> dict:
         "pooled_tickets": state["options"]["detectives"] == 1,
         "to_move": _waiting(state),
         "known_reveals": _known_reveals(state),
+        "end_undone": state["end_undone"],
         "banner": _banner(state),
         "notebook": _notebook(state),
     }

@@ -1,0 +1,91 @@
+"""The live path: no open page, however slow or silent, can hold up an action or another page."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket as sockets
+import time
+
+import pytest
+import websocket
+
+from tests.http import call, open_table, socket
+
+ROLL = {"type": "roll"}
+
+
+def silent_socket(base: str, code: str) -> sockets.socket:
+    """A WebSocket handshake with no credentials and a tiny receive buffer, and then never a read."""
+    host, port = base.removeprefix("http://").split(":")
+    raw = sockets.socket()
+    raw.setsockopt(sockets.SOL_SOCKET, sockets.SO_RCVBUF, 4096)
+    raw.connect((host, int(port)))
+    key = base64.b64encode(os.urandom(16)).decode()
+    raw.sendall(
+        (
+            f"GET /t/{code}/ws?since=-1 HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    return raw
+
+
+def closed_by_server(raw: sockets.socket, within: float) -> bool:
+    """Read what the server had sent until it closes the connection (True) or `within` seconds pass."""
+    raw.settimeout(1)
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if raw.recv(65536) == b"":
+                return True
+        except TimeoutError:
+            continue
+        except ConnectionResetError:
+            return True
+    return False
+
+
+def test_a_page_that_never_reads_cannot_delay_the_seats_actions_and_is_cut_off(server):
+    table = open_table(server.url, seats=("player-1", "player-2"))
+    silent = silent_socket(server.url, table["code"])
+    slowest = 0.0
+    for _ in range(500):
+        started = time.monotonic()
+        status, answer = call(server.url, "POST", f"/api/tables/{table['code']}/actions", ROLL, table["host"])
+        slowest = max(slowest, time.monotonic() - started)
+        assert status == 200, answer
+    assert slowest < 1.0
+    assert closed_by_server(silent, within=30)
+    silent.close()
+    display = socket(server.url, table["code"], None, query="format=json&since=0")  # a page that reads
+    assert json.loads(display.recv())["seq"] == 500
+    display.close()
+
+
+def test_a_page_that_stops_reading_for_a_while_gets_the_newest_view_when_it_reads_again(server):
+    table = open_table(server.url, seats=("player-1", "player-2"))
+    anna = socket(server.url, table["code"], table["player-1"])
+    assert json.loads(anna.recv())["seq"] == 0
+    for _ in range(30):  # anna reads nothing meanwhile
+        call(server.url, "POST", f"/api/tables/{table['code']}/actions", {"type": "roll"}, table["host"])
+    frames = [json.loads(anna.recv())]
+    while frames[-1]["seq"] < 30:
+        frames.append(json.loads(anna.recv()))
+    assert frames[-1]["seq"] == 30 and len(frames[-1]["view"]["dice"]) == 30
+    assert [f["seq"] for f in frames] == sorted(f["seq"] for f in frames)  # never an older view after a newer
+    anna.close()
+
+
+def test_a_socket_from_another_site_is_refused(server):
+    table = open_table(server.url, seats=("player-1",))
+    url = server.url.replace("http", "ws", 1) + f"/t/{table['code']}/ws?format=json"
+    with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+        websocket.create_connection(
+            url, header=[f"Authorization: Bearer {table['player-1']}"], origin="http://evil.example", timeout=5
+        )
+    assert refused.value.status_code == 403
+    ws = socket(server.url, table["code"], table["player-1"])  # no Origin (an app) and the server's own still work
+    assert json.loads(ws.recv())["seq"] == 0
+    ws.close()
