@@ -25,7 +25,7 @@ def parse_options(game: Game, raw: Mapping, from_form: bool) -> dict:
 def _option_value(option: Option, value):
     try:
         if option.kind == "int":
-            number = int(value)
+            number = _whole_number(value)
             if (option.min is not None and number < option.min) or (option.max is not None and number > option.max):
                 raise ValueError
             return number
@@ -35,9 +35,20 @@ def _option_value(option: Option, value):
             if value not in option.choices:
                 raise ValueError
             return value
-        return str(value)[:4000]
+        if not isinstance(value, str):
+            raise TypeError(value)
+        return value[:4000]
     except (TypeError, ValueError):
         raise TableError(N_("The option %(option)s has a value the game cannot use."), option=option.name) from None
+
+
+def _whole_number(value) -> int:
+    """A whole number from JSON (3, not 3.7 or true) or a form field ("3")."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", value):
+        return int(value)
+    raise ValueError(value)
 
 
 def action_from_form(game: Game, form) -> dict:
@@ -66,7 +77,7 @@ def _field(name: str, prop: dict, form) -> dict:
 def _scalar(name: str, kind: str, value: str):
     if kind == "integer":
         try:
-            return int(value)
+            return _whole_number(value)
         except ValueError:
             raise TableError(N_("%(field)s must be a whole number."), field=name) from None
     return value

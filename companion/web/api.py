@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app
 
 from companion import i18n
+from companion.boundary import json_body
 from companion.forms import action_from_json, optional_int, optional_str, parse_options
 from companion.games.base import HOST, N_
 from companion.openapi import document
@@ -58,7 +59,7 @@ def _game_json(game) -> dict:
 def create_table():
     if rate_limited(current_app, "tables"):
         raise TooMany(N_("Too many new tables from this device; wait a minute."))
-    body = _json()
+    body = json_body()
     game_id = body.get("game")
     if not isinstance(game_id, str):
         raise TableError(N_("Send the game to play."))
@@ -81,7 +82,7 @@ def create_table():
 def claim_seat(code):
     if rate_limited(current_app, "seats"):
         raise TooMany(N_("Too many seat claims from this device; wait a minute."))
-    body = _json()
+    body = json_body()
     seat, name = body.get("seat"), body.get("name")
     if not isinstance(seat, str) or not isinstance(name, str):
         raise TableError(N_("Send the seat and your name."))
@@ -92,7 +93,7 @@ def claim_seat(code):
 @bp.post("/api/tables/<code>/actions")
 def act(code):
     actor = _bearer(code)
-    body = _json()
+    body = json_body()
     action = action_from_json(tables().live(code).game, body)
     seq, repeated = tables().act(
         code,
@@ -113,7 +114,7 @@ def view(code):
 def undo(code):
     if _bearer(code) != HOST:
         raise Forbidden(N_("Only the host can undo."))
-    body = _json(allow_empty=True)
+    body = json_body(allow_empty=True)
     seq, repeated = tables().undo(
         code, seen_seq=optional_int(body, "seen_seq"), client_action_id=optional_str(body, "client_action_id")
     )
@@ -138,11 +139,3 @@ def _bearer(code: str) -> str:
         raise Unauthorized(N_("Send your seat or host token as a Bearer token."))
     return tables().authenticate(code, token)
 
-
-def _json(allow_empty: bool = False) -> dict:
-    body = request.get_json(silent=True)
-    if body is None and allow_empty:
-        return {}
-    if not isinstance(body, dict):
-        raise TableError(N_("Send a JSON object."))
-    return body

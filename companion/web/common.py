@@ -99,5 +99,15 @@ def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True) ->
     )
 
 
+# The README's error table: a game's refusal because the table moved on is a 409 `stale`, one because the
+# seat may not do this at all is a 403; every other refusal of the rules stays a 422.
+STATUS_OF_CODE = {"stale": 409, "not_your_seat": 403, "not_your_mouse": 403}
+
+
+def answer_status(error: TableError) -> int:
+    """The HTTP status that answers a refusal."""
+    return STATUS_OF_CODE.get(error.code, error.status)
+
+
 def error_message(error: TableError) -> str:
     return i18n.say(error.message)

@@ -16,6 +16,8 @@ def test_serve_tls_makes_a_self_signed_certificate_and_keeps_it(tmp_path):
     try:
         with urllib.request.urlopen(server.url + "/healthz", context=server.ssl_context()) as answer:
             assert answer.status == 200
+        with urllib.request.urlopen(server.url + "/", context=server.ssl_context()) as lobby:
+            assert "Secure" in lobby.headers["Set-Cookie"]
         certificate = (tmp_path / "data" / "tls" / "cert.pem").read_bytes()
     finally:
         server.stop()
