@@ -9,12 +9,24 @@ flushed to the write-ahead log, so an acknowledged action survives a crash.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import psycopg
 from psycopg import errors
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, TableRecord, TableSummary
+from companion.store import (
+    CodeTaken,
+    DuplicateAction,
+    Event,
+    SeatRecord,
+    SeqTaken,
+    StoreBusy,
+    TableRecord,
+    TableSummary,
+)
 
 # Each entry moves the schema one version on; never edit an entry once released, append a new one.
 MIGRATIONS = (
@@ -78,12 +90,26 @@ class PostgresStore:
                 db.execute("INSERT INTO schema_version VALUES (%s)", (version,))
 
     def _rows(self, query: str, params: tuple = ()) -> list[tuple]:
+        """A read: one statement on a pooled connection (autocommit)."""
         with self._pool.connection() as db:
+            return db.execute(query, params).fetchall()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[psycopg.Connection]:
+        """A pooled connection inside BEGIN .. COMMIT, rolled back on any error: no write leaves it open."""
+        try:
+            with self._pool.connection() as db, db.transaction():
+                yield db
+        except psycopg.OperationalError as error:  # the server went away, or is shutting down: try again
+            raise StoreBusy(str(error)) from error
+
+    def _write(self, query: str, params: tuple = ()) -> list[tuple]:
+        with self._transaction() as db:
             return db.execute(query, params).fetchall()
 
     def create_table(self, table: TableRecord) -> None:
         try:
-            self._rows(
+            self._write(
                 "INSERT INTO tables VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING code",
                 (
                     table.code,
@@ -115,10 +141,10 @@ class PostgresStore:
         return [Event(*row) for row in rows]
 
     def append(self, code: str, event: Event) -> None:
-        # One statement is one round trip and (in autocommit) one transaction: the row and the table's
-        # `updated` commit together, and a taken seq or action id fails the whole statement.
+        # One statement: the row and the table's `updated` commit together, and a taken seq or action id
+        # fails the whole statement.
         try:
-            self._rows(
+            self._write(
                 "WITH added AS (INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING code)"
                 " UPDATE tables SET updated = %s, archived = false WHERE code IN (SELECT code FROM added)"
                 " RETURNING code",
@@ -147,7 +173,7 @@ class PostgresStore:
         return {row[0]: SeatRecord(*row) for row in rows}
 
     def save_seat(self, code: str, seat: SeatRecord, expect_token_hash: str | None) -> bool:
-        with self._pool.connection() as db, db.transaction():
+        with self._transaction() as db:
             # The table's row is the lock: a seat row that does not exist yet cannot be locked itself.
             db.execute("SELECT 1 FROM tables WHERE code = %s FOR UPDATE", (code,))
             row = db.execute("SELECT token_hash FROM seats WHERE code = %s AND seat = %s", (code, seat.seat)).fetchone()
@@ -170,13 +196,13 @@ class PostgresStore:
         return [TableSummary(*row) for row in rows]
 
     def archive_idle(self, idle_since: float) -> list[str]:
-        rows = self._rows(
+        rows = self._write(
             "UPDATE tables SET archived = true WHERE NOT archived AND updated < %s RETURNING code", (idle_since,)
         )
         return sorted(row[0] for row in rows)
 
     def remove_archived(self, idle_since: float) -> list[str]:
-        rows = self._rows("DELETE FROM tables WHERE archived AND updated < %s RETURNING code", (idle_since,))
+        rows = self._write("DELETE FROM tables WHERE archived AND updated < %s RETURNING code", (idle_since,))
         return sorted(row[0] for row in rows)
 
     def close(self) -> None:

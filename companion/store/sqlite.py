@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from companion.store import (
     CodeTaken,
@@ -93,9 +95,29 @@ class SqliteStore:
         with self._read_lock:
             return self._reader.execute(sql, params).fetchall()
 
-    def _write(self, sql: str, params: tuple = ()) -> list:
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """The writer inside BEGIN IMMEDIATE .. COMMIT; whatever goes wrong, ROLLBACK: no write leaves it open.
+
+        A transaction left open would swallow every later write of every table
+        (and acknowledge tables that are never stored).
+        """
         with self._write_lock:
-            return self._writer.execute(sql, params).fetchall()
+            db = self._writer
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                yield db
+                db.execute("COMMIT")
+            except BaseException as error:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                if isinstance(error, sqlite3.OperationalError):  # locked by another process, disk trouble
+                    raise StoreBusy(str(error)) from error
+                raise
+
+    def _write(self, sql: str, params: tuple = ()) -> list:
+        with self._transaction() as db:
+            return db.execute(sql, params).fetchall()
 
     def create_table(self, table: TableRecord) -> None:
         try:
@@ -151,8 +173,7 @@ class SqliteStore:
         with self._queue_lock:
             batch, self._queue = self._queue, []
         try:
-            with self._write_lock:
-                self._commit(batch)
+            self._commit(batch)
         finally:
             # Whatever happened to this commit, the lead passes on and nobody waits forever.
             with self._queue_lock:
@@ -165,19 +186,16 @@ class SqliteStore:
                 pending.woken.set()
 
     def _commit(self, batch: list[_Pending]) -> None:
-        db = self._writer
         try:
-            db.execute("BEGIN IMMEDIATE")
-            for pending in batch:
-                self._insert(db, pending)
-            db.execute("COMMIT")
+            with self._transaction() as db:
+                for pending in batch:
+                    self._insert(db, pending)
         except Exception as error:  # noqa: BLE001 - every append of the batch must learn it was not stored
-            if db.in_transaction:
-                db.execute("ROLLBACK")
             for pending in batch:
                 pending.error = pending.error or StoreBusy(str(error))
 
     def _insert(self, db: sqlite3.Connection, pending: _Pending) -> None:
+        """One append of the batch, in a savepoint: if it fails, it fails alone and the others commit."""
         event = pending.event
         db.execute("SAVEPOINT event")
         try:
@@ -204,6 +222,9 @@ class SqliteStore:
                 ).fetchone()
             )
             pending.error = DuplicateAction(row[0]) if row else SeqTaken(event.seq)
+        except Exception as error:  # noqa: BLE001 - whatever this append tripped over is its caller's alone
+            db.execute("ROLLBACK TO event")
+            pending.error = error
         db.execute("RELEASE event")
 
     def action_seq(self, code: str, client_action_id: str) -> int | None:
@@ -215,18 +236,14 @@ class SqliteStore:
         return {r[0]: SeatRecord(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows}
 
     def save_seat(self, code: str, seat: SeatRecord, expect_token_hash: str | None) -> bool:
-        with self._write_lock:
-            db = self._writer
-            db.execute("BEGIN IMMEDIATE")
+        with self._transaction() as db:
             row = db.execute("SELECT token_hash FROM seats WHERE code = ? AND seat = ?", (code, seat.seat)).fetchone()
             if (row[0] if row else None) != expect_token_hash:
-                db.execute("ROLLBACK")
                 return False
             db.execute(
                 "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                 (code, seat.seat, seat.name, seat.token_hash, seat.invite_hash, json.dumps(seat.extra)),
             )
-            db.execute("COMMIT")
             return True
 
     def list_tables(self) -> list[TableSummary]:
