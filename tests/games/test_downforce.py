@@ -25,6 +25,7 @@ def table(players=4, variant="standard", **changes) -> dict:
         "players": seats,
         "variant": variant,
         "deck_order": "shuffled",
+        "car_for_everyone": False,
         "race_no": 1,
         "races": [],
         "board": "river",
@@ -72,6 +73,7 @@ def at_auction(car, power="agility", eligible=None, forced=None, players=4, agai
         "open_bids": False,
         "eligible": eligible or seats,
         "forced": forced,
+        "house_rule": False,
     }
     return table(players, phase="auction", auction=auction, **changes)
 
@@ -283,6 +285,42 @@ def test_set_aside_cars_race_uncontrolled_when_everyone_already_has_a_car():
     assert state["cars"]["yellow"]["owner"] is None and state["cars"]["red"]["owner"] is None
     assert [sale["result"] for sale in state["sales"]] == ["set_aside", "uncontrolled", "uncontrolled"]
     assert state["phase"] == "race"
+
+
+def _last_two_cars_for_p3_and_p4(**changes):
+    """P1 and P2 own four cars; P3 and P4 have none and only they may bid on green and red."""
+    sold = owners(black=(P1, 2), blue=(P1, 1), orange=(P2, 3), yellow=(P2, 1))
+    won = {P1: ["aggressive", "agility"], P2: ["concentration", "unpredictable"]}
+    return at_auction("green", "daring", [P3, P4], cars=sold, won_powers=won, lots=lots(("red", "strategic")), **changes)
+
+
+def test_players_without_a_car_who_pass_on_the_last_cars_are_told_those_cars_race_without_an_owner():
+    state = _last_two_cars_for_p3_and_p4()  # DF-10 against DF-8
+    for _ in range(4):
+        state = play(state, (P3, PASS), (P4, PASS))
+    assert state["cars"]["green"]["owner"] is None and state["cars"]["red"]["owner"] is None
+    for seat in (None, P3):
+        assert game.view(state, seat)["left_without_car"] == [P3, P4]
+
+
+def test_the_house_rule_gives_each_player_without_a_car_one_by_forced_bids_in_turn():
+    assert "House rule" in next(o.label for o in game.options if o.name == "car_for_everyone")
+    state = play(_last_two_cars_for_p3_and_p4(car_for_everyone=True), (P3, PASS), (P4, PASS))  # DF-8, DF-9
+    view = game.view(state, None)
+    assert (view["auction"]["car"], view["auction"]["forced"], view["auction"]["house_rule"]) == ("green", P3, True)
+    assert any("House rule" in note["msg"] for note in view["reminders"])
+    state = play(state, (P3, {"type": "forced_bid", "from": "colour", "amount": 2}))
+    assert state["auction"]["car"] == "red" and state["auction"]["forced"] == P4
+    state = play(state, (P4, {"type": "forced_bid", "from": "none"}))
+    assert (state["cars"]["green"], state["cars"]["red"]) == ({"owner": P3, "price": 2}, {"owner": P4, "price": 1})
+    assert [sale["result"] for sale in state["sales"]] == ["forced_next", "sold", "sold"]
+    assert game.view(state, None)["left_without_car"] == []
+
+
+def test_without_the_house_rule_a_table_is_set_up_with_cars_racing_unowned():
+    state = game.setup({"players": 3}, RNG)
+    assert state["car_for_everyone"] is False
+    assert game.setup({"players": 3, "car_for_everyone": True}, RNG)["car_for_everyone"] is True
 
 
 def test_the_winner_writes_down_the_price_and_shows_the_driver_power():

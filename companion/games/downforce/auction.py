@@ -42,7 +42,7 @@ def open_next_lot(state: dict) -> None:
 
 
 def _offer(state: dict, lot: dict, again: bool) -> None:
-    state["auction"] = {**lot, "again": again, "rebid": False, "bids": {}, "open_bids": False}
+    state["auction"] = {**lot, "again": again, "rebid": False, "bids": {}, "open_bids": False, "house_rule": False}
     state["auction"].update(eligibility(state))
 
 
@@ -76,7 +76,7 @@ def place_bid(state: dict, seat: str, action: dict) -> None:
     """A sealed bid, which the player may change until the last one is in (DF-4)."""
     auction = _auction_for(state, action)
     if auction["forced"]:
-        raise RuleError(N_("This car goes to the last player without a car: only they show a card."))
+        raise RuleError(N_("This car goes to %(seat)s by a forced bid: only they show a card."), seat=auction["forced"])
     if seat not in auction["eligible"]:
         raise RuleError(N_("Only players without a car may bid on this car."), code="not_eligible")
     auction["bids"][seat] = read_bid(action)
@@ -87,8 +87,14 @@ def place_bid(state: dict, seat: str, action: dict) -> None:
 def place_forced_bid(state: dict, seat: str, action: dict) -> None:
     """The last player without a car shows their lowest card in that colour, a wild, or bids 1 (DF-9)."""
     auction = _auction_for(state, action)
+    if auction["forced"] is None:
+        raise RuleError(N_("This car is auctioned with sealed bids: nobody shows a forced card."), code="not_eligible")
     if seat != auction["forced"]:
-        raise RuleError(N_("Only the last player without a car shows a card for this car."), code="not_eligible")
+        raise RuleError(
+            N_("This car goes to %(seat)s by a forced bid: only they show a card."),
+            code="not_eligible",
+            seat=auction["forced"],
+        )
     source = action.get("from")
     if source not in ("colour", "wild", "none"):
         raise RuleError(N_("Say whether you show a card in the car's colour, a wild stripe, or neither."))
@@ -120,7 +126,10 @@ def reveal(state: dict) -> None:
     auction = state["auction"]
     offers = {seat: bid for seat, bid in auction["bids"].items() if not bid["pass"]}
     if not offers:
-        _unsold(state)
+        if must_go_to_a_carless_player(state):
+            _force_next_carless(state)
+        else:
+            _unsold(state)
         return
     best = max(bid_rank(bid) for bid in offers.values())
     leaders = [seat for seat in auction["eligible"] if seat in offers and bid_rank(offers[seat]) == best]
@@ -172,6 +181,25 @@ def _unsold(state: dict) -> None:
         state["set_aside"].append(lot)
         state["banner"] = msg(N_("Nobody bid: the %(car)s is set aside for later."), car=car_name(lot["car"]))
     open_next_lot(state)
+
+
+def must_go_to_a_carless_player(state: dict) -> bool:
+    """House rule for DF-8 over DF-10: with the table's consent, the last cars never race unowned."""
+    waiting = players_without_car(state)
+    return state["car_for_everyone"] and bool(waiting) and cars_left(state) <= len(waiting)
+
+
+def _force_next_carless(state: dict) -> None:
+    """Nobody bid on a car the players without one must share: the first of them takes it by a forced bid."""
+    auction = state["auction"]
+    forced = players_without_car(state)[0]
+    _sale(state, "forced_next", forced=forced)
+    state["auction"] = {**auction, "bids": {}, "eligible": [forced], "forced": forced, "house_rule": True}
+    state["banner"] = msg(
+        N_("Nobody bid: %(seat)s has no car and takes the %(car)s by a forced bid (house rule)."),
+        seat=forced,
+        car=car_name(auction["car"]),
+    )
 
 
 def _rebid(state: dict, leaders: list[str]) -> None:

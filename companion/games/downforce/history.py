@@ -161,6 +161,8 @@ def sale_result_line(sale: dict) -> dict:
         )
     if sale["result"] == "set_aside":
         return line(N_("Nobody bid: the %(car)s is set aside for later."), car=car)
+    if sale["result"] == "forced_next":
+        return line(N_("Nobody bid on the %(car)s."), car=car)
     return line(N_("The %(car)s races without an owner."), car=car)
 
 
@@ -186,6 +188,13 @@ def _new_lot(before: dict, after: dict) -> bool:
 def _offer_line(state: dict) -> dict:
     auction = state["auction"]
     car, power = car_name(auction["car"]), power_name(auction["power"])
+    if auction["house_rule"]:
+        return line(
+            N_("House rule: the %(car)s with %(power)s goes to %(seat)s by a forced bid."),
+            car=car,
+            power=power,
+            seat=auction["forced"],
+        )
     if auction["forced"]:
         return line(
             N_("Last car: the %(car)s with %(power)s goes to %(seat)s, who shows their lowest card in its colour."),

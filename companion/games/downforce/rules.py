@@ -59,6 +59,16 @@ class Downforce(Game):
             choices=DECK_ORDERS,
             help=N_("Enter the decks if you shuffle the cards on the table and want the app to follow them."),
         ),
+        Option(
+            "car_for_everyone",
+            N_("House rule: every player gets a car"),
+            "bool",
+            False,
+            help=N_(
+                "When the players without a car all pass on the last cars, each of them in turn must take one "
+                "by a forced bid instead of the cars racing without an owner."
+            ),
+        ),
     )
     actions = {
         "enter_speed8": _schema({"car": CAR}, ("car",)),
@@ -84,6 +94,7 @@ class Downforce(Game):
             "players": [f"player-{n}" for n in range(1, options["players"] + 1)],
             "variant": options["variant"],
             "deck_order": options["deck_order"],
+            "car_for_everyone": bool(options["car_for_everyone"]),
             "race_no": 1,
             "races": [],
         }

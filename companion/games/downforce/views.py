@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.games.base import N_, msg
 
+from .auction import players_without_car
 from .cards import BOARDS, CARS, POWER_REMINDERS, TWO_PLAYER_HAND, cards_to_box, hand_size, power_name
 from .race import players_out, start_player, turn_order
 from .scoring import final_table, first_owner_home, score_sheet
@@ -42,6 +43,7 @@ def public_view(state: dict) -> dict:
         "cars": {car: dict(sale) for car, sale in state["cars"].items()},
         "powers": {seat: power_card(power) for seat, power in state["powers"].items()},
         "choosing_power": [seat for seat in state["won_powers"] if seat not in state["powers"]],
+        "left_without_car": left_without_car(state),
         "start_player": start_player(state) if state["phase"] in ("race", *RACE_OVER) else None,
         "turn_order": turn_order(state) if state["phase"] == "race" else [],
         "out": players_out(state),
@@ -114,7 +116,23 @@ def reminders(state: dict) -> list[dict]:
     }
     if state["variant"] in extra:
         notes.append(msg(extra[state["variant"]]))
+    if state["car_for_everyone"]:
+        notes.append(
+            msg(
+                N_(
+                    "House rule: when the players without a car all pass on the last cars, each of them in turn "
+                    "takes one by a forced bid."
+                )
+            )
+        )
     return notes
+
+
+def left_without_car(state: dict) -> list[str]:
+    """Players the auction left without a car: the rules clash there (DF-8 against DF-10)."""
+    if state["phase"] in ("setup", "auction"):
+        return []
+    return players_without_car(state)
 
 
 def setup_progress(state: dict) -> dict | None:
@@ -145,6 +163,7 @@ def auction_view(state: dict) -> dict | None:
         "rebid": auction["rebid"],
         "eligible": list(auction["eligible"]),
         "forced": auction["forced"],
+        "house_rule": auction["house_rule"],
         "bids_in": bids_in,
         "status": msg(N_("%(count)s of %(total)s bids in"), count=len(bids_in), total=len(auction["eligible"])),
     }

@@ -1,0 +1,56 @@
+"""The rules gaps of issue 12 as the screens show them: what happened, and the house rules the app decides."""
+
+from __future__ import annotations
+
+import re
+
+from tests import pages
+from tests.leaks import DISPLAY
+from tests.pages import api, page, visible_text
+
+NAMES = {"player-1": "Anna", "player-2": "Bea", "player-3": "Cyril"}
+
+
+def shown(page_html: str) -> str:
+    return re.sub(r"\s+", " ", visible_text(page_html))
+
+
+# -- Downforce: the last cars when the players without one pass (DF-8 against DF-10) ---------------------
+
+
+def downforce_auction_where_only_anna_bids(client, **options) -> tuple[str, dict]:
+    """Anna buys the first four cars; Bea and Cyril pass on everything; forced bids show the stripe 1."""
+    code, tokens = pages.open_table(client, "downforce", {"players": 3, **options}, NAMES)
+    view = api(client, code, tokens["host"])
+    while view["phase"] == "auction":
+        lot = view["auction"]
+        if lot["forced"]:
+            api(client, code, tokens[lot["forced"]], type="forced_bid", **{"from": "none"})
+        for seat in lot["eligible"] if not lot["forced"] else ():
+            bid = {"amount": 1, "stripes": 1} if seat == "player-1" else {"pass": True}
+            api(client, code, tokens[seat], type="bid", **bid)
+        view = api(client, code, tokens["host"])
+    return code, tokens
+
+
+def test_the_screens_say_that_the_last_cars_race_without_an_owner_when_the_carless_pass(client, app):
+    code, tokens = downforce_auction_where_only_anna_bids(client)
+    for who in (DISPLAY, "player-2"):
+        text = shown(page(app, code, tokens, who))
+        assert "Without a car: Bea, Cyril." in text  # DF-10 against DF-8
+        assert "House rule: every player gets a car" in text
+
+
+def test_with_the_house_rule_each_carless_player_takes_a_car_by_a_forced_bid(client, app):
+    code, tokens = pages.open_table(client, "downforce", {"players": 3, "car_for_everyone": True}, NAMES)
+    view = api(client, code, tokens["host"])
+    assert "House rule: when the players without a car" in shown(page(app, code, tokens, DISPLAY))
+    while view["auction"]["eligible"] == ["player-1", "player-2", "player-3"]:
+        api(client, code, tokens["player-1"], type="bid", amount=1, stripes=1)
+        api(client, code, tokens["player-2"], type="bid", **{"pass": True})
+        view = api(client, code, tokens["player-3"], type="bid", **{"pass": True})
+    api(client, code, tokens["player-2"], type="bid", **{"pass": True})
+    api(client, code, tokens["player-3"], type="bid", **{"pass": True})
+    display = shown(page(app, code, tokens, DISPLAY))
+    assert "A forced bid (house rule)" in display and "Bea has no car, so they take this one" in display
+    assert "This car is yours" in shown(page(app, code, tokens, "player-2"))
