@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +19,21 @@ from companion.store import (
     TableRecord,
     TableSummary,
 )
+
+
+def off_the_loop(function, *args):
+    """Run a call that waits on the disk (the fsync of a commit) where it cannot stall gevent's one loop.
+
+    Under gevent: in a real thread of gevent's pool, while the loop serves the sockets.
+    Otherwise an ordinary call: SQLite releases the GIL while it syncs.
+    """
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("threading"):
+        import gevent
+
+        return gevent.get_hub().threadpool.apply(function, args)
+    return function(*args)
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -107,7 +123,7 @@ class SqliteStore:
             try:
                 db.execute("BEGIN IMMEDIATE")
                 yield db
-                db.execute("COMMIT")
+                off_the_loop(db.execute, "COMMIT")
             except BaseException as error:
                 if db.in_transaction:
                     db.execute("ROLLBACK")

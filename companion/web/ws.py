@@ -74,12 +74,11 @@ class PageSocket:
 
     def next_message(self) -> str | None:
         """Wait until the page has something to do; an incoming message, or None when it is only behind."""
-        while not self._behind.is_set():
-            message = self.ws.receive(timeout=0)
-            if message is not None:
+        while True:
+            message = self.ws.receive(timeout=0)  # clears the event: `behind` must be looked at after it
+            if message is not None or self._behind.is_set():
                 return message
             self.ws.event.wait()
-        return self.ws.receive(timeout=0)
 
     def catch_up(self, hub, code: str) -> bool:
         """Send the newest view if the page is behind; False when the page may no longer see the table."""
