@@ -54,4 +54,5 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     ws.sock.init_app(app)
     app.register_blueprint(ws.bp)
+    security.init_limits(app)
     return app

@@ -22,7 +22,11 @@ def from_environment() -> dict:
         "BABEL_DEFAULT_LOCALE": env.get("COMPANION_LANGUAGE", "en"),
         "RATE_LIMIT_TABLES": int(env.get("COMPANION_RATE_LIMIT_TABLES", "20")),
         "RATE_LIMIT_SEATS": int(env.get("COMPANION_RATE_LIMIT_SEATS", "60")),
+        # Requests about tables that do not exist (guessing join codes), per client address.
+        "RATE_LIMIT_PROBES": int(env.get("COMPANION_RATE_LIMIT_PROBES", "30")),
         "RATE_LIMIT_WINDOW": 60,
+        # How many proxies in front of the app (nginx: 1) may say who the client is (X-Forwarded-For, -Proto).
+        "TRUSTED_PROXIES": int(env.get("COMPANION_TRUSTED_PROXIES", "0")),
         "IDLE_DAYS": int(env.get("COMPANION_IDLE_DAYS", "30")),
         # Add-on games: comma-separated modules that expose `game`, registered beside the built-in ones.
         "EXTRA_GAMES": env.get("COMPANION_EXTRA_GAMES", ""),

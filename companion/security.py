@@ -1,12 +1,46 @@
-"""Security headers, CSRF protection of the HTML forms and rate limits."""
+"""Security headers, CSRF protection of the HTML forms, the client's address behind proxies and rate limits."""
 
 from __future__ import annotations
 
 import secrets
 
 from flask import Flask, abort, request, session
+from flask_limiter import ApplicationLimit, Limiter
+from flask_limiter.util import get_remote_address
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from companion.ratelimit import RateLimit
+from companion.games.base import N_
+
+
+def rate_limited(budget: str):
+    """Marks a view as spending the client's budget "new-tables" or "seat-claims" (see init_limits)."""
+
+    def mark(view):
+        view.rate_limit_budget = budget
+        return view
+
+    return mark
+
+
+# Budget -> its setting (per RATE_LIMIT_WINDOW) and what a client that spent it is told.
+BUDGETS = {
+    "new-tables": ("RATE_LIMIT_TABLES", N_("Too many new tables from this device; wait a minute.")),
+    "seat-claims": ("RATE_LIMIT_SEATS", N_("Too many seat claims from this device; wait a minute.")),
+}
+PROBES_REFUSED = N_("Too many unknown join codes from this device; wait a minute.")
+
+
+def _per_window(app: Flask, setting: str) -> str:
+    return f"{app.config[setting]} per {app.config['RATE_LIMIT_WINDOW']} seconds"
+
+
+def _not_about_a_table() -> bool:
+    return "code" not in (request.view_args or {})
+
+
+def _unknown_table(response) -> bool:
+    return response.status_code == 404
+
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -24,10 +58,10 @@ def csrf_token() -> str:
 
 def init_app(app: Flask) -> None:
     app.jinja_env.globals["csrf_token"] = csrf_token
-    app.extensions["companion.limits"] = {
-        "tables": RateLimit(app.config["RATE_LIMIT_TABLES"], app.config["RATE_LIMIT_WINDOW"]),
-        "seats": RateLimit(app.config["RATE_LIMIT_SEATS"], app.config["RATE_LIMIT_WINDOW"]),
-    }
+    hops = app.config["TRUSTED_PROXIES"]
+    if hops:
+        # Only the proxies we run may say who the client is; anything further left in the header is hearsay.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
 
     @app.before_request
     def check_csrf():
@@ -47,6 +81,35 @@ def init_app(app: Flask) -> None:
         return response
 
 
-def rate_limited(app: Flask, kind: str) -> bool:
-    """True when this client has opened too many tables / claimed too many seats lately."""
-    return not app.extensions["companion.limits"][kind].allow(request.remote_addr or "?")
+def init_limits(app: Flask) -> None:
+    """Rate limits per client address, once the views are registered.
+
+    Counted in Redis when there is one, so that every process of a deployment
+    counts a client alike; in this process otherwise (and while Redis is away).
+    """
+    limiter = Limiter(
+        get_remote_address,
+        storage_uri=app.config["REDIS_URL"] or "memory://",
+        key_prefix=app.config["REDIS_PREFIX"],
+        in_memory_fallback_enabled=True,
+        swallow_errors=True,
+        headers_enabled=True,
+        # Guessing join codes: 404s on a table's pages, API and socket count, and too many lock the client out.
+        application_limits=[
+            ApplicationLimit(
+                _per_window(app, "RATE_LIMIT_PROBES"),
+                error_message=PROBES_REFUSED,
+                exempt_when=_not_about_a_table,
+                deduct_when=_unknown_table,
+            )
+        ],
+    )
+    for endpoint, view in list(app.view_functions.items()):
+        budget = getattr(view, "rate_limit_budget", None)
+        if budget:
+            setting, refusal = BUDGETS[budget]
+            # Shared: the page and the API route that do the same thing spend one budget.
+            limit = limiter.shared_limit(_per_window(app, setting), scope=budget, error_message=refusal)
+            app.view_functions[endpoint] = limit(view)
+    limiter.init_app(app)
+    app.extensions["companion.limiter"] = limiter

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
 from companion import i18n
 from companion.boundary import json_body
@@ -10,7 +10,7 @@ from companion.forms import action_from_json, optional_int, optional_str, parse_
 from companion.games.base import HOST, N_
 from companion.openapi import document
 from companion.security import rate_limited
-from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized
+from companion.tables import Forbidden, NotFound, TableError, Unauthorized
 from companion.web.common import bearer_token, external_url, tables
 
 bp = Blueprint("api", __name__)
@@ -56,9 +56,8 @@ def _game_json(game) -> dict:
 
 
 @bp.post("/api/tables")
+@rate_limited("new-tables")
 def create_table():
-    if rate_limited(current_app, "tables"):
-        raise TooMany(N_("Too many new tables from this device; wait a minute."))
     body = json_body()
     game_id = body.get("game")
     if not isinstance(game_id, str):
@@ -79,9 +78,8 @@ def create_table():
 
 
 @bp.post("/api/tables/<code>/seats")
+@rate_limited("seat-claims")
 def claim_seat(code):
-    if rate_limited(current_app, "seats"):
-        raise TooMany(N_("Too many seat claims from this device; wait a minute."))
     body = json_body()
     seat, name = body.get("seat"), body.get("name")
     if not isinstance(seat, str) or not isinstance(name, str):

@@ -19,6 +19,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 from companion import i18n
@@ -50,9 +51,8 @@ def lobby():
 
 
 @bp.post("/tables")
+@rate_limited("new-tables")
 def create_table():
-    if rate_limited(current_app, "tables"):
-        raise TooMany(N_("Too many new tables from this device; wait a minute."))
     game = tables().games.get(request.form.get("game", ""))
     if game is None:
         raise NotFound(N_("There is no game called %(game)s."), game=request.form.get("game", ""))
@@ -96,10 +96,9 @@ def _join_page(code: str, invite: str | None):
 
 
 @bp.post("/t/<code>/seats")
+@rate_limited("seat-claims")
 def claim_seat(code):
     code = normalise_code(code)
-    if rate_limited(current_app, "seats"):
-        raise TooMany(N_("Too many seat claims from this device; wait a minute."))
     token = tables().claim(
         code, request.form.get("seat", ""), request.form.get("name", ""), invite=request.form.get("invite") or None
     )
@@ -244,6 +243,11 @@ def table_error(error: TableError):
 def store_busy(error: StoreBusy):
     """A write the database could not take now (locked, connection lost): try again, nothing was stored."""
     return table_error(Unavailable(N_("The table is busy for a moment; please try again.")))
+
+
+@bp.app_errorhandler(RateLimitExceeded)
+def rate_limit_spent(error: RateLimitExceeded):
+    return table_error(TooMany(error.description))
 
 
 @bp.app_errorhandler(HTTPException)
