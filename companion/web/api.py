@@ -136,4 +136,3 @@ def _bearer(code: str) -> str:
         tables().live(code)  # an unknown table is a 404 before it is a 401
         raise Unauthorized(N_("Send your seat or host token as a Bearer token."))
     return tables().authenticate(code, token)
-
