@@ -75,9 +75,11 @@ class PageSocket:
     def next_message(self) -> str | None:
         """Wait until the page has something to do; an incoming message, or None when it is only behind."""
         while True:
-            message = self.ws.receive(timeout=0)  # clears the event: `behind` must be looked at after it
-            if message is not None or self._behind.is_set():
-                return message
+            self.ws.event.clear()  # cleared before looking: whatever arrives after the look sets it again
+            if self.ws.input_buffer or not self.ws.connected:
+                return self.ws.receive()  # does not wait: a message is there, or it raises ConnectionClosed
+            if self._behind.is_set():
+                return None
             self.ws.event.wait()
 
     def catch_up(self, hub, code: str) -> bool:
