@@ -3,6 +3,7 @@
 from playwright.sync_api import expect
 
 from tests.e2e import lobby
+from tests.e2e.phone import SMALL_PHONE, in_first_screen
 
 
 class Table:
@@ -11,13 +12,18 @@ class Table:
     def __init__(self, display, phones):
         self.display, self.phones, self.seq = display, phones, 0
 
-    def tap(self, phone, action, name=None, form_text=None):
-        """Tap a button of an action form on a phone, then wait for every screen to show the result."""
+    def tap(self, phone, action, name=None, form_text=None, first_screen=True):
+        """Tap a button of an action form on a phone, then wait for every screen to show the result.
+
+        A button of the turn's main steps must be in the phone's first screen: nobody scrolls to find it.
+        """
         forms = phone.locator(f"#eyt-controls form[data-action={action}]")
         if form_text:
             forms = forms.filter(has_text=form_text)
-        button = forms.get_by_role("button", name=name, exact=True) if name else forms.locator("button")
-        button.first.click()
+        button = (forms.get_by_role("button", name=name, exact=True) if name else forms.locator("button")).first
+        if first_screen:
+            in_first_screen(phone, button)
+        button.click()
         self.seq += 1
         for page in (self.display, *self.phones):
             expect(page.locator("#live")).to_have_attribute("data-seq", str(self.seq))
@@ -25,7 +31,7 @@ class Table:
 
 def test_three_players_play_two_full_turns_on_their_phones(server, phones):
     display = phones(1920, 1080)
-    anna, bea, cyril = phones(360, 800), phones(360, 800), phones(360, 800)
+    anna, bea, cyril = phones(**SMALL_PHONE), phones(**SMALL_PHONE), phones(**SMALL_PHONE)
     code = lobby.open_table(display, server.url, "Eat your tourist!", players="3", starting_player="player-1")
     for phone, seat, name in ((anna, "Player 1", "Anna"), (bea, "Player 2", "Bea"), (cyril, "Player 3", "Cyril")):
         lobby.take_seat(phone, server.url, code, seat, name)
@@ -36,14 +42,15 @@ def test_three_players_play_two_full_turns_on_their_phones(server, phones):
     # Turn 1, Anna. Fright: the table die shows 4 and a blue tourist runs out of the castle.
     table.tap(anna, "roll_fright", "4")
     expect(display.locator("#eyt-turn")).to_contain_text("Escapes this turn cost Bea −1.")
-    table.tap(anna, "tourist_escapes", "Escaped", form_text=None)
+    table.tap(anna, "tourist_escapes", "Escaped", first_screen=False)  # rarer: below the dice
     expect(display.locator("#eyt-tourists .eyt-count").first).to_have_text("3")
     table.tap(anna, "next", "Go on to the hunt")
-    # Hunt: a ghost comes in, walks 2 squares, then eats a red tourist one square further.
+    # Hunt: a ghost comes in, walks 2 squares, then eats a red tourist one square further: the squares are
+    # the move buttons, eating is one tap on the colour.
     expect(display.locator(".eyt-phase.eyt-now")).to_contain_text("Hunt")
     table.tap(anna, "enter_ghost")
     table.tap(anna, "move_ghost", "2")
-    anna.locator("form[data-action=eat] select[name=steps]").select_option("1")
+    table.tap(anna, "move_ghost", "1")
     table.tap(anna, "eat", "Red")
     expect(anna.locator("#eyt-movement .eyt-movement-left")).to_have_text("2")
     expect(display.locator(".eyt-movement-card .eyt-movement-left")).to_have_text("2")

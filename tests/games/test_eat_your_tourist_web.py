@@ -164,7 +164,8 @@ def test_a_turn_and_a_ghost_fight_through_the_forms_of_the_seat_pages(client, ap
     anna.submit("enter_ghost")
     assert not anna.offers("enter_ghost")  # one ghost a turn
     anna.submit("move_ghost", steps=2)
-    anna.submit("eat", "Red", {"steps": 1})
+    anna.submit("move_ghost", steps=1)
+    anna.submit("eat", "Red")
     assert '<span class="eyt-movement-left">2</span>' in anna.page
     anna.submit("next", "Go on to the panic")
 
@@ -183,7 +184,7 @@ def test_a_turn_and_a_ghost_fight_through_the_forms_of_the_seat_pages(client, ap
     assert "Your turn" in bea.page and "Turn 2" in bea.page
     bea.submit("next", "Go on to the hunt")
     bea.submit("enter_ghost")
-    bea.submit("fight", "Anna's ghost", {"steps": 0})
+    bea.submit("fight", "Anna's ghost")
     anna.refresh()
     assert "Your ghost is attacked: roll for it!" in anna.page
     anna.submit("fight_roll", seat="player-1", value=2)

@@ -1,0 +1,31 @@
+"""What a player sees on a small phone without scrolling, and how many taps a thing takes there."""
+
+from playwright.sync_api import expect
+
+SMALL_PHONE = {"width": 360, "height": 740}
+
+# Whether a tap at the element's centre reaches it: nothing (a bar held at the bottom, say) lies over it.
+UNCOVERED = """element => {
+  const box = element.getBoundingClientRect();
+  return element.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+}"""
+
+
+def in_first_screen(page, target) -> None:
+    """The target is visible, uncovered and ends inside the first screen of the page, scrolled to the top."""
+    page.evaluate("window.scrollTo(0, 0)")
+    expect(target).to_be_visible()
+    assert page.evaluate("window.scrollY") == 0
+    box = target.bounding_box()
+    bottom = box["y"] + box["height"]
+    assert bottom <= page.viewport_size["height"], f"{target} ends at {bottom:.0f} px, below the first screen"
+    assert target.evaluate(UNCOVERED), f"{target} is covered by something else"
+
+
+def count_taps(page) -> None:
+    """Start counting the player's taps on this page (a tap on a label is one tap, not two clicks)."""
+    page.evaluate("window.taps = 0; document.addEventListener('pointerdown', () => { window.taps += 1; }, true)")
+
+
+def taps(page) -> int:
+    return page.evaluate("window.taps")
