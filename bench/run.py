@@ -266,7 +266,7 @@ def report(args, tables: list[Table], tally: Tally, measured: dict) -> dict:
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(prog="bench.run", description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", choices=("sqlite", "postgres-redis"), default="sqlite")
-    parser.add_argument("--worker", choices=("gthread", "gevent", "werkzeug"), default="gthread")
+    parser.add_argument("--worker", choices=("gthread", "gevent", "werkzeug"), default="gevent")
     parser.add_argument("--tables", type=int, default=1)
     parser.add_argument("--seats", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=20)

@@ -1,19 +1,17 @@
 """gunicorn settings for Table Companion: `gunicorn -c deploy/gunicorn.conf.py 'companion:create_app()'`.
 
-Every open page holds a WebSocket (and a thread) for as long as it is open.
-gevent would hold more idle sockets per process, but measured here it lost:
-SQLite's fsync on commit blocks its one event loop, so group commit finds
-nothing queued (372 vs 436 actions/s at 50 tables), and with PostgreSQL + Redis
-its updates arrived only through the one-second catch-up (p50 843 ms vs 52 ms
-at one table). So threads, with
-`threads` sized for the sockets a process should hold; figures in
-bench/RESULTS.md. COMPANION_WORKER_CLASS=gevent switches.
+Every open page holds a WebSocket for as long as it is open: with gevent each
+costs two greenlets (a few KB), not two OS threads. The one thing that must not
+run on gevent's loop, SQLite's fsync on commit, runs in gevent's thread pool
+(companion.store.sqlite.off_the_loop), so group commit keeps filling. Measured
+against gthread with the same generator: figures in bench/RESULTS.md.
+COMPANION_WORKER_CLASS=gthread switches back.
 """
 
 import os
 
 bind = os.environ.get("COMPANION_BIND", "127.0.0.1:8000")
-worker_class = os.environ.get("COMPANION_WORKER_CLASS", "gthread")
+worker_class = os.environ.get("COMPANION_WORKER_CLASS", "gevent")
 # Processes, not threads, use the cores: one per core. With several, set
 # COMPANION_DATABASE_URL and COMPANION_REDIS_URL (SQLite and the in-process hub serve one process).
 workers = int(os.environ.get("COMPANION_WORKERS", "1"))

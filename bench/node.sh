@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The peer's Node load generator (shared/bench/ours-node/load.js) against this server in either
+# configuration, so that every figure in RESULTS.md comes from the same generator:
+#   CONFIG=sqlite          one gunicorn worker on SQLite (what ours-node/run.sh does)
+#   CONFIG=postgres-redis  two gunicorn workers on one port sharing PostgreSQL and Redis
+# NODE_BENCH is the scratch copy of shared/bench/ours-node (beside its peer-boardgameio with node_modules).
+#   NODE_BENCH=/tmp/bench/ours-node CONFIG=postgres-redis TABLES=50 ROUNDS=20 WARMUP_ROUNDS=2 bash bench/node.sh
+set -euo pipefail
+project=$(cd "$(dirname "$0")/.." && pwd)
+NODE_BENCH=${NODE_BENCH:?set NODE_BENCH to the scratch copy of ours-node}
+CONFIG=${CONFIG:-sqlite}
+WORKER=${WORKER:-gevent}
+port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+data=$(mktemp -d /tmp/companion-bench.XXXXXX)
+workers=1
+database=""
+if [ "$CONFIG" = postgres-redis ]; then
+  workers=2
+  database=companion_bench_$$
+  psql -q -h 127.0.0.1 -U postgres -c "CREATE DATABASE $database" postgres
+  export COMPANION_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/$database
+  export COMPANION_REDIS_URL=redis://127.0.0.1:6379/0 COMPANION_REDIS_PREFIX=companion-bench-$$
+fi
+cd "$project"
+COMPANION_EXTRA_GAMES=bench.sealed_bid COMPANION_RATE_LIMIT_TABLES=1000000 COMPANION_RATE_LIMIT_SEATS=1000000 \
+COMPANION_BIND=127.0.0.1:$port COMPANION_WORKER_CLASS=$WORKER COMPANION_WORKERS=$workers COMPANION_DATA_DIR=$data \
+PYTHONPATH=$project .venv/bin/python -m gunicorn -c deploy/gunicorn.conf.py 'companion:create_app()' >"$data/server.log" 2>&1 &
+master=$!
+cleanup() {
+  kill $master 2>/dev/null; wait $master 2>/dev/null
+  [ -n "$database" ] && psql -q -h 127.0.0.1 -U postgres -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" postgres
+  rm -rf "$data"
+}
+trap cleanup EXIT
+for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
+sleep 0.5  # every worker up
+pids=$(cat /proc/$master/task/$master/children 2>/dev/null | tr ' ' ',' | sed 's/,$//')
+SERVER=http://127.0.0.1:$port SERVER_PIDS=${pids:-$master} node "$NODE_BENCH/load.js"
