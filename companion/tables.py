@@ -6,6 +6,7 @@ screen shows is rendered from `Tables.view(code, seat)`, never from state.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import logging
 import secrets
@@ -107,10 +108,14 @@ class LiveTable:
     seq: int = 0
     undo_stack: list = field(default_factory=list)  # (seq, state before, action)
     history: list[HistoryLine] = field(default_factory=list)
-    action_ids: dict = field(default_factory=dict)  # client action id -> seq
+    action_ids: dict = field(default_factory=dict)  # (actor, client action id) -> seq
+    moments: list = field(default_factory=list)  # (seq, the game's moment from that seq on), when it changed
     lock: threading.RLock = field(default_factory=threading.RLock)  # held from reading the state to the append
     # Views take only this one, held while an event is folded in: not across the next event's durable commit.
     view_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self):
+        self.moments.append((self.seq, self.game.moment(self.state)))
 
     def fold(self, event: Event, after: dict | None = None) -> None:
         """Apply one logged event (`after`: its result, if already computed)."""
@@ -127,8 +132,16 @@ class LiveTable:
             for line in self.game.describe(before, self.state, event.actor, event.payload):
                 self.history.append(HistoryLine(event.seq, line["msg"], line["args"], line.get("seats")))
         if event.client_action_id:
-            self.action_ids[event.client_action_id] = event.seq
+            self.action_ids[event.actor, event.client_action_id] = event.seq
         self.seq = event.seq
+        moment = self.game.moment(self.state)
+        if moment != self.moments[-1][1]:
+            self.moments.append((event.seq, moment))
+
+    def moment_changed_since(self, seq: int) -> bool:
+        """Whether the game's moment (round, car on auction) is another than the one a view of `seq` showed."""
+        then = self.moments[bisect.bisect_right(self.moments, seq, key=lambda entry: entry[0]) - 1][1]
+        return then != self.moments[-1][1]
 
     def apply(self, event: Event) -> dict:
         return self.game.apply(self.state, event.actor, event.payload, Rng(self.record.seed, event.seq))
@@ -319,12 +332,14 @@ class Tables:
         client_action_id = client_action_id or None
 
         def prepare() -> tuple[Event, dict]:
-            if seen_seq is not None and seen_seq < table.seq and action.get("type") not in table.game.concurrent:
+            if seen_seq is not None and seen_seq < table.seq and (
+                action.get("type") not in table.game.concurrent or table.moment_changed_since(seen_seq)
+            ):
                 raise Stale(N_("The table moved on while you were choosing. Here is the current state."))
             event = Event(table.seq + 1, "action", actor, action, client_action_id, self.clock())
             return event, self._check(table, event)
 
-        return self._record(table, client_action_id, prepare)
+        return self._record(table, actor, client_action_id, prepare)
 
     def _check(self, table: LiveTable, event: Event) -> dict:
         """The state after `event`, or the reason the rules refuse it."""
@@ -356,17 +371,17 @@ class Tables:
                 raise Refused(error) from error
             return Event(table.seq + 1, "undo", HOST, {"undoes": undone_seq}, client_action_id, self.clock()), None
 
-        return self._record(table, client_action_id, prepare)
+        return self._record(table, HOST, client_action_id, prepare)
 
-    def _record(self, table: LiveTable, client_action_id: str | None, prepare) -> tuple[int, bool]:
+    def _record(self, table: LiveTable, actor: str, client_action_id: str | None, prepare) -> tuple[int, bool]:
         """Append the event `prepare` makes from the current state, once, in order; then tell every page.
 
         When another process appended first, catch up and let `prepare` look again.
         """
         with table.lock:
             while True:
-                if client_action_id in table.action_ids:
-                    return table.action_ids[client_action_id], True
+                if (actor, client_action_id) in table.action_ids:
+                    return table.action_ids[actor, client_action_id], True
                 event, after = prepare()
                 try:
                     self.store.append(table.record.code, event)

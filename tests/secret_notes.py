@@ -21,6 +21,9 @@ class SecretNotes(Game):
     }
     concurrent = frozenset({"write"})
 
+    def moment(self, state):
+        return state["round"]
+
     def seats(self, options):
         return [SeatSpec(f"player-{n}", msg(N_("Player %(n)s"), n=n)) for n in range(1, options["players"] + 1)]
 

@@ -88,6 +88,15 @@ class Game:
     # re-validated. Any other action sent from an outdated view is refused.
     concurrent: frozenset[str] = frozenset()
 
+    def moment(self, state: dict) -> object:
+        """What a concurrent action's meaning is tied to: the round, the car on auction.
+
+        A concurrent action sent from a view of another moment is refused as
+        stale (a detective's move for a round that is over must not land in the
+        next). The default: one moment for the whole game.
+        """
+        return None
+
     def seats(self, options: dict) -> list[SeatSpec]:
         raise NotImplementedError
 

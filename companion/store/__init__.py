@@ -15,7 +15,7 @@ class SeqTaken(Exception):
 
 
 class DuplicateAction(Exception):
-    """This client action id is already in the log."""
+    """This actor's client action id is already in the log."""
 
     def __init__(self, seq: int):
         super().__init__(seq)
@@ -87,12 +87,12 @@ class Store(Protocol):
     def append(self, code: str, event: Event) -> None:
         """Durably append `event` at `event.seq`, which must be the next seq.
 
-        Raises SeqTaken if that seq exists, DuplicateAction if the client
-        action id does. Returns only once the event survives a crash.
+        Raises SeqTaken if that seq exists, DuplicateAction if the actor's
+        client action id does. Returns only once the event survives a crash.
         """
 
-    def action_seq(self, code: str, client_action_id: str) -> int | None:
-        """The seq at which this client action id was applied, if it was."""
+    def action_seq(self, code: str, actor: str, client_action_id: str) -> int | None:
+        """The seq at which this actor's client action id was applied, if it was."""
 
     def seats(self, code: str) -> dict[str, SeatRecord]: ...
 

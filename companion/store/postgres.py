@@ -64,6 +64,10 @@ MIGRATIONS = (
     );
     """,
     "CREATE INDEX tables_idle ON tables (archived, updated);",
+    # A client action id is one phone's (or the host's): another actor may happen to use the same.
+    "DROP INDEX events_client_action;"
+    " CREATE UNIQUE INDEX events_actor_action ON events (code, actor, client_action_id)"
+    " WHERE client_action_id IS NOT NULL;",
 )
 
 # Any constant shared by every process of the deployment: they take turns migrating.
@@ -160,12 +164,15 @@ class PostgresStore:
                 ),
             )
         except errors.UniqueViolation as error:
-            if error.diag.constraint_name == "events_client_action":
-                raise DuplicateAction(self.action_seq(code, event.client_action_id)) from error
+            if error.diag.constraint_name == "events_actor_action":
+                raise DuplicateAction(self.action_seq(code, event.actor, event.client_action_id)) from error
             raise SeqTaken(event.seq) from error
 
-    def action_seq(self, code: str, client_action_id: str) -> int | None:
-        rows = self._rows("SELECT seq FROM events WHERE code = %s AND client_action_id = %s", (code, client_action_id))
+    def action_seq(self, code: str, actor: str, client_action_id: str) -> int | None:
+        rows = self._rows(
+            "SELECT seq FROM events WHERE code = %s AND actor = %s AND client_action_id = %s",
+            (code, actor, client_action_id),
+        )
         return rows[0][0] if rows else None
 
     def seats(self, code: str) -> dict[str, SeatRecord]:

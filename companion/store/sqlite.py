@@ -56,8 +56,10 @@ CREATE TABLE IF NOT EXISTS events (
     created REAL NOT NULL,
     PRIMARY KEY (code, seq)
 );
-CREATE UNIQUE INDEX IF NOT EXISTS events_client_action
-    ON events (code, client_action_id) WHERE client_action_id IS NOT NULL;
+-- A client action id is one phone's (or the host's): another actor may happen to use the same.
+DROP INDEX IF EXISTS events_client_action;
+CREATE UNIQUE INDEX IF NOT EXISTS events_actor_action
+    ON events (code, actor, client_action_id) WHERE client_action_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
     seat TEXT NOT NULL,
@@ -233,8 +235,8 @@ class SqliteStore:
             row = (
                 event.client_action_id
                 and db.execute(
-                    "SELECT seq FROM events WHERE code = ? AND client_action_id = ?",
-                    (pending.code, event.client_action_id),
+                    "SELECT seq FROM events WHERE code = ? AND actor = ? AND client_action_id = ?",
+                    (pending.code, event.actor, event.client_action_id),
                 ).fetchone()
             )
             pending.error = DuplicateAction(row[0]) if row else SeqTaken(event.seq)
@@ -243,8 +245,11 @@ class SqliteStore:
             pending.error = error
         db.execute("RELEASE event")
 
-    def action_seq(self, code: str, client_action_id: str) -> int | None:
-        rows = self._read("SELECT seq FROM events WHERE code = ? AND client_action_id = ?", (code, client_action_id))
+    def action_seq(self, code: str, actor: str, client_action_id: str) -> int | None:
+        rows = self._read(
+            "SELECT seq FROM events WHERE code = ? AND actor = ? AND client_action_id = ?",
+            (code, actor, client_action_id),
+        )
         return rows[0][0] if rows else None
 
     def seats(self, code: str) -> dict[str, SeatRecord]:

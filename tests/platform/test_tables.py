@@ -147,3 +147,14 @@ def test_an_empty_client_action_id_counts_as_none(service):
     code, _host, _tokens = open_table(service, players=2)
     assert service.act(code, "player-1", {"type": "write", "note": "a"}, client_action_id="") == (1, False)
     assert service.act(code, "player-2", {"type": "write", "note": "b"}, client_action_id="") == (2, False)
+
+
+def test_a_concurrent_action_from_a_round_that_is_over_is_refused_as_stale(service):
+    code, _host = service.create("secret-notes", {"players": 2})
+    service.act(code, "player-1", {"type": "write", "note": "a"})
+    service.act(code, "player-2", {"type": "write", "note": "b"}, seen_seq=0)  # same round: only re-validated
+    service.act(code, HOST, {"type": "next_round"})
+    with pytest.raises(Stale):
+        service.act(code, "player-1", {"type": "write", "note": "meant for round 1"}, seen_seq=1)
+    seq, _ = service.act(code, "player-1", {"type": "write", "note": "for round 2"}, seen_seq=3)
+    assert seq == 4

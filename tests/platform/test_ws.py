@@ -81,10 +81,8 @@ def test_html_pages_get_html_fragments_swapped_by_id(server):
     ws.close()
 
 
-def test_the_old_phone_of_a_freed_seat_receives_nothing_more(server):
-    table = open_table(server.url, options={"players": 2}, seats=("player-1", "player-2"))
-    old_phone = socket(server.url, table["code"], table["player-1"])
-    json.loads(old_phone.recv())
+def free_seat(server, table: dict, seat: str) -> None:
+    """The host frees a seat, as the host's page does it (cookie and CSRF token)."""
     jar = http.cookiejar.CookieJar()
     host = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     host_cookie = f"host_{table['code']}={table['host']}"
@@ -94,12 +92,19 @@ def test_the_old_phone_of_a_freed_seat_receives_nothing_more(server):
         token = re.search(rb'data-csrf="([^"]+)"', page.read()).group(1).decode()
     session = "; ".join(f"{cookie.name}={cookie.value}" for cookie in jar)
     free = urllib.request.Request(
-        f"{server.url}/t/{table['code']}/seats/player-1/free",
+        f"{server.url}/t/{table['code']}/seats/{seat}/free",
         data=b"",
         headers={"X-CSRF-Token": token, "Cookie": f"{host_cookie}; {session}"},
     )
     with host.open(free) as answer:
         assert answer.status == 200
+
+
+def test_the_old_phone_of_a_freed_seat_receives_nothing_more(server):
+    table = open_table(server.url, options={"players": 2}, seats=("player-1", "player-2"))
+    old_phone = socket(server.url, table["code"], table["player-1"])
+    json.loads(old_phone.recv())
+    free_seat(server, table, "player-1")
     call(
         server.url, "POST", f"/api/tables/{table['code']}/actions", {"type": "write", "note": "new"}, table["player-2"]
     )
@@ -107,3 +112,30 @@ def test_the_old_phone_of_a_freed_seat_receives_nothing_more(server):
     assert opcode == websocket.ABNF.OPCODE_CLOSE
     assert int.from_bytes(frame[:2], "big") == 1008
     old_phone.shutdown()  # close() does nothing once the server has closed; the socket must still go
+
+
+def test_the_old_phone_of_a_freed_seat_cannot_act_through_a_socket_showing_the_display(server):
+    table = open_table(server.url, options={"players": 2}, seats=("player-1", "player-2"))
+    old_phone = socket(server.url, table["code"], table["player-1"], query="format=json&view=display")
+    json.loads(old_phone.recv())
+    free_seat(server, table, "player-1")
+    old_phone.send(json.dumps({"type": "write", "note": "still mine?"}))
+    refusal = frames_until(old_phone, lambda f: "error" in f)
+    assert refusal["error"]["code"] == "unauthorized"
+    status, view = call(server.url, "GET", f"/api/tables/{table['code']}/view", token=table["host"])
+    assert view["seq"] == 0 and view["view"]["written"] == []
+    old_phone.close()
+
+
+def test_a_client_action_id_is_one_actors_another_seat_may_use_the_same(server):
+    table = open_table(server.url, options={"players": 2}, seats=("player-1", "player-2"))
+
+    def write(seat, note):
+        body = {"type": "write", "note": note, "client_action_id": "x1"}
+        return call(server.url, "POST", f"/api/tables/{table['code']}/actions", body, table[seat])
+
+    first, second = write("player-1", "a"), write("player-2", "b")
+    assert first[0] == second[0] == 200
+    assert second[1]["repeated"] is False and second[1]["view"]["my_note"] == "b"
+    again = write("player-2", "c")
+    assert again[1]["repeated"] is True and again[1]["applied_seq"] == 2

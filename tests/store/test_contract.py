@@ -88,8 +88,15 @@ def test_a_repeated_client_action_id_names_the_original_seq(store):
     with pytest.raises(DuplicateAction) as refused:
         store.append("ABC234", an_action(2, "same"))
     assert refused.value.seq == 1
-    assert store.action_seq("ABC234", "same") == 1
-    assert store.action_seq("ABC234", "other") is None
+    assert store.action_seq("ABC234", "player-1", "same") == 1
+    assert store.action_seq("ABC234", "player-1", "other") is None
+
+
+def test_another_actor_may_use_the_same_client_action_id(store):
+    store.create_table(a_table())
+    store.append("ABC234", an_action(1, "same"))
+    store.append("ABC234", Event(2, "action", "player-2", {"type": "write", "note": "n2"}, "same", 2000.0))
+    assert store.action_seq("ABC234", "player-2", "same") == 2
 
 
 def test_the_same_client_action_id_may_appear_at_two_tables(store):
@@ -97,7 +104,7 @@ def test_the_same_client_action_id_may_appear_at_two_tables(store):
     store.create_table(a_table("XYZ789"))
     store.append("ABC234", an_action(1, "same"))
     store.append("XYZ789", an_action(1, "same"))
-    assert store.action_seq("XYZ789", "same") == 1
+    assert store.action_seq("XYZ789", "player-1", "same") == 1
 
 
 def test_of_two_writers_racing_for_one_seq_exactly_one_wins(open_store):

@@ -84,6 +84,11 @@ class Downforce(Game):
     }
     concurrent = frozenset({"bid", "forced_bid", "keep_power", "bet"})
 
+    def moment(self, state):
+        auction = state["auction"]
+        lot = auction and (auction["car"], auction["again"], auction["rebid"])
+        return state["phase"], lot, state["bet_round"], state["betting"]
+
     def seats(self, options: dict) -> list[SeatSpec]:
         count = self._options(options)["players"]
         return [SeatSpec(f"player-{n}", msg(N_("Player %(number)s"), number=n)) for n in range(1, count + 1)]

@@ -108,6 +108,9 @@ class ScotlandYard(Game):
     }
     concurrent = frozenset({"move"})
 
+    def moment(self, state):
+        return state["round"], state["phase"]
+
     # -- setup ------------------------------------------------------------------
 
     def seats(self, options: dict) -> list[SeatSpec]:
