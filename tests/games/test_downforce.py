@@ -291,7 +291,9 @@ def _last_two_cars_for_p3_and_p4(**changes):
     """P1 and P2 own four cars; P3 and P4 have none and only they may bid on green and red."""
     sold = owners(black=(P1, 2), blue=(P1, 1), orange=(P2, 3), yellow=(P2, 1))
     won = {P1: ["aggressive", "agility"], P2: ["concentration", "unpredictable"]}
-    return at_auction("green", "daring", [P3, P4], cars=sold, won_powers=won, lots=lots(("red", "strategic")), **changes)
+    return at_auction(
+        "green", "daring", [P3, P4], cars=sold, won_powers=won, lots=lots(("red", "strategic")), **changes
+    )
 
 
 def test_players_without_a_car_who_pass_on_the_last_cars_are_told_those_cars_race_without_an_owner():

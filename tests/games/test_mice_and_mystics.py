@@ -28,7 +28,7 @@ def card(card_id):
 
 def group(gid, figures=1, life=1, name=""):
     kind = gid.split(":")[0]
-    return {"id": gid, "kind": kind, "name": name, "life": life, "figures": [0] * figures}
+    return {"id": gid, "kind": kind, "name": name, "life": life, "figures": [0] * figures, "greedy": False}
 
 
 def mouse(mouse_id, seat="player-1", life=5, **sheet):
@@ -424,11 +424,36 @@ def test_levelling_up_costs_six_cheese():
         do(state, {"type": "level_up", "mouse": "collin", "ability": "Another"})
 
 
+def take(card, place="pack", mouse="collin"):
+    return {"type": "take_card", "mouse": mouse, "card": card, "place": place}
+
+
 def test_a_backpack_holds_at_most_three_cards_besides_tricks():
-    state = do(chapter(["collin"]), {"type": "set_backpack", "mouse": "collin", "count": 3})
-    assert state["mice"][0]["backpack"] == 3
-    with pytest.raises(RuleError):
-        do(state, {"type": "set_backpack", "mouse": "collin", "count": 4})
+    state = do(chapter(["collin"]), take("Rope"), take("Cheese Knife"), take("Map"), take("Feint", "trick"))  # MM-23
+    assert game.view(state, "player-1")["my_mice"][0]["backpack"] == 3
+    with pytest.raises(RuleError, match="at most 3"):
+        do(state, take("Lantern"))
+    state = do(state, take("Lantern", "equipped"), take("Map", "equipped"), take("Lantern"))
+    assert [(c["name"], c["place"]) for c in state["mice"][0]["cards"]][-2:] == [
+        ("Map", "equipped"),
+        ("Lantern", "pack"),
+    ]
+
+
+def test_each_mouse_searches_a_room_successfully_only_once():
+    state = do(chapter(["collin", "nez"]), {"type": "searched", "mouse": "collin", "room": "Kitchen"})  # MM-20
+    with pytest.raises(RuleError, match="already searched"):
+        do(state, {"type": "searched", "mouse": "collin", "room": "kitchen"})
+    state = do(state, {"type": "searched", "mouse": "nez", "room": "Kitchen"}, actor="player-2")
+    assert game.view(state, None)["rooms_searched"] == ["Kitchen"]
+    with pytest.raises(RuleError, match="Only the player running"):
+        do(state, {"type": "searched", "mouse": "collin", "room": "Cellar"}, actor="player-2")
+
+
+def test_a_captured_mouse_loses_its_equipped_search_cards_but_keeps_its_backpack():
+    state = do(chapter(["collin", "rats"], groups=[group("rats")]), take("Sword", "equipped"), take("Rope"))  # MM-35
+    state = do(state, {"type": "capture_mouse", "mouse": "collin"})
+    assert state["mice"][0]["cards"] == [{"name": "Rope", "place": "pack"}]
 
 
 def test_statuses_go_on_and_off_and_a_charm_wears_off_at_the_end_of_the_turn():
@@ -474,6 +499,43 @@ def test_achievements_move_the_chapter_end_marker_where_the_digest_says(achievem
     assert state["achievements"] == {achievement: "collin"}
 
 
+def test_three_cheese_in_one_roll_earn_cheese_master_automatically():
+    state = achievers(end_page=6)
+    state = do(state, {"type": "mouse_cheese", "mouse": "collin", "count": 2, "rolled": True})  # MM-39
+    assert state["achievements"] == {}
+    state = do(state, {"type": "mouse_cheese", "mouse": "collin", "count": 3})
+    assert state["achievements"] == {}
+    state = do(state, {"type": "mouse_cheese", "mouse": "collin", "count": 3, "rolled": True})
+    assert (state["achievements"], state["end_page"], state["mice"][0]["cheese"]) == ({"cheese_master": "collin"}, 7, 8)
+
+
+def test_four_roaches_defeated_by_one_mouse_in_one_encounter_earn_roach_slayer_automatically():
+    roaches = [group("roaches", 6)]
+    state = chapter(["collin", "nez", "roaches"], groups=roaches, options={"achievements": True}, end_page=6)
+    state = do(state, *[{"type": "defeat_minion", "card": "roaches"}] * 3)  # MM-39
+    state = do(state, {"type": "next"}, {"type": "defeat_minion", "card": "roaches"})
+    assert state["achievements"] == {}
+    state = do(state, {"type": "next"}, {"type": "next"}, {"type": "defeat_minion", "card": "roaches"})
+    assert (state["achievements"], state["end_page"]) == ({"roach_slayer": "collin"}, 7)
+
+
+def test_roaches_count_towards_roach_slayer_only_during_one_encounter_card():
+    state = chapter(["collin", "roaches"], groups=[group("roaches", 6)], options={"achievements": True})
+    state = do(state, *[{"type": "defeat_minion", "card": "roaches"}] * 3)  # MM-39
+    state = do(
+        state, {"type": "reveal_encounter", "name": "More roaches"}, {"type": "defeat_minion", "card": "roaches"}
+    )
+    assert state["achievements"] == {}
+
+
+def test_a_greedy_roaches_encounter_marks_the_roaches_in_play_greedy():
+    state = chapter(["collin", "roaches"], groups=[group("roaches", 2)])  # MM-27
+    state = do(state, {"type": "greedy_roaches"})
+    assert game.view(state, None)["minions"][0]["greedy"] is True
+    with pytest.raises(RuleError, match="No roaches"):
+        do(chapter(["collin"]), {"type": "greedy_roaches"})
+
+
 def test_each_achievement_goes_only_to_the_first_mouse():
     state = do(achievers(), {"type": "award", "mouse": "collin", "achievement": "cheese_master"})
     with pytest.raises(RuleError):
@@ -507,7 +569,8 @@ def test_a_mouse_captured_with_poison_earns_poison_resistance_and_its_poison_the
 
 def test_the_campaign_carries_abilities_and_one_search_card_into_the_next_chapter():
     state = chapter(["collin", "nez"], options={"campaign": True, "achievements": True})
-    state["mice"][0].update(cheese=5, wounds=2, backpack=3, statuses=["stunned"], abilities=["A", "B"])
+    state["mice"][0].update(cheese=5, wounds=2, statuses=["stunned"], abilities=["A", "B"])
+    state = do(state, take("Rope"), {"type": "searched", "mouse": "collin", "room": "Kitchen"})
     state = do(
         state,
         {"type": "award", "mouse": "collin", "achievement": "cat_tamer"},
@@ -518,7 +581,8 @@ def test_the_campaign_carries_abilities_and_one_search_card_into_the_next_chapte
     state = do(state, {"type": "next_chapter"})
     sheet = state["mice"][0]
     assert (sheet["abilities"], sheet["search_card"]) == (["A", "B"], "Lucky Charm")
-    assert (sheet["cheese"], sheet["wounds"], sheet["backpack"], sheet["statuses"]) == (0, 0, 0, [])
+    assert (sheet["cheese"], sheet["wounds"], sheet["cards"], sheet["statuses"]) == (0, 0, [], [])
+    assert sheet["rooms_searched"] == []
     assert state["achievements"] == {}
     assert (state["phase"], state["chapter"], state["chapters"]) == ("setup", 2, [{"chapter": 1, "result": "won"}])
     state = do(state, {"type": "start_chapter"})
@@ -549,6 +613,32 @@ def test_the_next_chapter_starts_from_the_end_page_its_setup_gave_the_chapter_be
         {"type": "next_chapter"},
     )
     assert state["end_page"] == 9
+
+
+def test_story_achievements_and_notes_carry_into_the_next_chapter_but_the_party_stash_does_not():
+    state = do(
+        chapter(["collin"], options={"campaign": True}),
+        {"type": "story_achievement", "text": "Freed the prisoner"},
+        {"type": "story_achievement", "text": "Lost the map"},
+        {"type": "story_achievement", "text": "Lost the map", "on": False},
+        {"type": "stash", "item": "grape", "change": 1},
+        {"type": "set_notes", "text": "Lily owes Nez two cheese"},
+        {"type": "goals_done"},
+        {"type": "next_chapter"},
+    )  # MM-38, MM-43
+    view = game.view(state, None)
+    assert view["story_achievements"] == ["Freed the prisoner"]
+    assert view["notes"] == "Lily owes Nez two cheese"
+    assert all(item["count"] == 0 for item in view["stash"])
+
+
+def test_the_party_stash_holds_the_party_items_and_never_goes_below_zero():
+    state = do(
+        chapter(["collin"]), {"type": "stash", "item": "fork", "change": 1}, {"type": "stash", "item": "fork"}
+    )  # MM-43
+    assert state["stash"]["fork"] == 2
+    state = do(state, *[{"type": "stash", "item": "fork", "change": -1}] * 3)
+    assert state["stash"]["fork"] == 0
 
 
 def test_a_single_chapter_table_has_no_next_chapter():

@@ -179,11 +179,16 @@ def test_a_whole_short_chapter_is_played_on_the_phones_and_the_display(app, clie
 
     anna.submit("mouse_cheese", count=1)
     anna.submit("set_status", status="stunned")
-    anna.submit("set_backpack", count=2)
+    anna.submit("take_card", "Keep the card", mouse="collin", choose={"card": "Rope", "place": "pack"})
+    anna.submit("take_card", "Keep the card", mouse="collin", choose={"card": "Map", "place": "pack"})
+    anna.submit("searched", mouse="collin", choose={"room": "Kitchen"})
+    anna.submit("mouse_cheese", mouse="collin", count=3, rolled="true")
+    anna.submit("stash", item="grape", change=1)
     bea.submit("wound_mouse", poison="true")
     bea.submit("wound_mouse", count=1)
     mice = {mouse["id"]: mouse for mouse in view(client, table)["mice"]}
-    assert mice["collin"]["cheese"] == 1 and mice["collin"]["backpack"] == 2
+    assert mice["collin"]["cheese"] == 4 and mice["collin"]["backpack"] == 2
+    assert "Kitchen" in anna.page and view(client, table)["stash"][2]["count"] == 1
     assert mice["mouse-1"]["captured"] and view(client, table)["story"]["hourglass"] == 3
 
     anna.submit("goals_done")

@@ -2,6 +2,7 @@
 
 from companion.games.base import N_, RuleError
 
+from . import mice
 from .names import LEADER, MINIONS, card_label, find_mouse, group_label, mouse_label
 from .story import add_minion_cheese, note
 
@@ -26,6 +27,7 @@ def new_group(arrival: dict) -> dict:
         "name": arrival.get("name", ""),
         "life": arrival["life"],
         "figures": [0] * figures,
+        "greedy": False,
     }
 
 
@@ -217,9 +219,30 @@ def someone_up_after_removal(state: dict, active: dict | None) -> None:
 def defeat_figure(state: dict, group: dict, figure: int) -> None:
     group["figures"].pop(figure - 1)
     note(state, N_("A figure of %(minion)s is defeated."), minion=group_label(group))
+    if group["kind"] == "roaches":
+        credit_roach(state)
     if not group["figures"]:
         note(state, N_("The last of %(minion)s is defeated."), minion=group_label(group))
         remove_group(state, group["id"])
+
+
+def credit_roach(state: dict) -> None:
+    """MM-39: a roach defeated on a mouse's turn counts towards that mouse's Roach Slayer."""
+    card = active_card(state)
+    if card is not None and card["kind"] == "mouse":
+        mice.roach_defeated(state, find_mouse(state, card["mouse"]))
+
+
+def set_greedy(state: dict, on: bool) -> None:
+    """MM-27: a "Greedy roaches" encounter turns every roach in play greedy."""
+    roaches = state["groups"].get("roaches")
+    if roaches is None:
+        raise RuleError(N_("No roaches are in play."), code="no_roaches")
+    roaches["greedy"] = on
+    if on:
+        note(state, N_("Every roach in play is greedy now."))
+    else:
+        note(state, N_("The roaches are no longer greedy."))
 
 
 def defeat_leader_card(state: dict, card: dict) -> None:

@@ -7,6 +7,8 @@ from .story import check_lost, note
 
 LEVEL_UP_COST = 6
 PACK_LIMIT = 3
+CHEESE_MASTER_ROLL = 3
+ROACH_SLAYER_ROACHES = 4
 
 
 def new_mouse(mouse_id: str, hero: str | None, name: str, seat: str, life: int, ability: str) -> dict:
@@ -22,8 +24,10 @@ def new_mouse(mouse_id: str, hero: str | None, name: str, seat: str, life: int, 
         "statuses": [],
         "captured": False,
         "captures": 0,
-        "backpack": 0,
         "abilities": [ability] if ability else [],
+        # Search cards kept this chapter: {"name", "place"}, place one of CARD_PLACES.
+        "cards": [],
+        "rooms_searched": [],
         "search_card": "",
     }
 
@@ -49,11 +53,55 @@ def level_up(state: dict, mouse: dict, ability: str) -> None:
     note(state, N_("%(mouse)s spends 6 cheese on the ability %(ability)s."), mouse=mouse_label(mouse), ability=ability)
 
 
-def set_backpack(mouse: dict, count: int) -> None:
-    """MM-23: at most 3 cards besides tricks in the backpack."""
-    if not 0 <= count <= PACK_LIMIT:
+def cheese_rolled(state: dict, mouse: dict, count: int) -> None:
+    """MM-16 and MM-39: cheese from one roll; 3 or more in one roll earns Cheese Master."""
+    gain_cheese(mouse, count)
+    if count >= CHEESE_MASTER_ROLL and state["options"]["achievements"]:
+        award(state, mouse, "cheese_master", check=False)
+
+
+def roach_defeated(state: dict, mouse: dict) -> None:
+    """MM-39: the first mouse to defeat 4 roaches during one encounter card is the Roach Slayer."""
+    kills = state["roach_kills"]
+    kills[mouse["id"]] = kills.get(mouse["id"], 0) + 1
+    if kills[mouse["id"]] >= ROACH_SLAYER_ROACHES and state["options"]["achievements"]:
+        award(state, mouse, "roach_slayer", check=False)
+
+
+def backpack(mouse: dict) -> int:
+    """MM-23: the cards in the backpack that count towards its limit (tricks do not)."""
+    return sum(card["place"] == "pack" for card in mouse["cards"])
+
+
+def take_card(mouse: dict, name: str, place: str) -> None:
+    """MM-20 and MM-23: a kept search card is equipped or packed; the backpack holds 3 besides tricks."""
+    others = [card for card in mouse["cards"] if card["name"] != name]
+    if place == "pack" and backpack({"cards": others}) >= PACK_LIMIT:
         raise RuleError(N_("A backpack holds at most 3 cards besides tricks: discard one."), code="pack_full")
-    mouse["backpack"] = count
+    mouse["cards"] = [*others, {"name": name, "place": place}]
+
+
+def drop_card(mouse: dict, name: str) -> None:
+    if not any(card["name"] == name for card in mouse["cards"]):
+        raise RuleError(
+            N_("%(mouse)s has no search card called %(card)s."),
+            code="unknown_card",
+            mouse=mouse_label(mouse),
+            card=name,
+        )
+    mouse["cards"] = [card for card in mouse["cards"] if card["name"] != name]
+
+
+def searched(mouse: dict, room: str) -> None:
+    """MM-20: each mouse may search successfully only once per room (per tile, Q6)."""
+    if room.casefold() in (done.casefold() for done in mouse["rooms_searched"]):
+        raise RuleError(
+            N_("%(mouse)s has already searched %(room)s successfully."),
+            code="already_searched",
+            mouse=mouse_label(mouse),
+            room=room,
+        )
+    mouse["rooms_searched"].append(room)
 
 
 def set_status(mouse: dict, status: str, on: bool) -> None:
@@ -95,6 +143,8 @@ def capture(state: dict, mouse: dict) -> None:
     note(state, N_("The hourglass moves to page %(page)s."), page=state["hourglass"])
     if state["options"]["achievements"]:
         capture_achievements(state, mouse, had_poison)
+    if mouse["captured"]:  # the Prisoner, rescued at once on a third capture, keeps them
+        mouse["cards"] = [card for card in mouse["cards"] if card["place"] != "equipped"]
     check_lost(state)
 
 
@@ -136,5 +186,5 @@ def award(state: dict, mouse: dict, achievement: str, check: bool = True) -> Non
 
 
 def carry_over(mouse: dict) -> None:
-    """MM-38: abilities and the one chosen search card stay; cheese, wounds and the rest reset."""
-    mouse.update(wounds=0, poison=0, cheese=0, statuses=[], captured=False, captures=0, backpack=0)
+    """MM-38: abilities and the one chosen search card stay; cheese, wounds, cards and searched rooms reset."""
+    mouse.update(wounds=0, poison=0, cheese=0, statuses=[], captured=False, captures=0, cards=[], rooms_searched=[])

@@ -46,6 +46,14 @@ ACHIEVEMENT_REMINDERS = {
     "cat_tamer": N_("Large minions roll 1 die fewer in defence against this mouse."),
 }
 
+PARTY_ITEMS = {
+    "fishhook": N_("Fishhook & Thread"),
+    "fork": N_("Dinner Fork"),
+    "grape": N_("Grape"),
+    "disguises": N_("Disguises"),
+}
+CARD_PLACES = {"equipped": N_("Equipped"), "pack": N_("In the backpack"), "trick": N_("Trick in the backpack")}
+
 DIE_SYMBOLS = {
     "sword": N_("Sword"),
     "bow": N_("Bow"),

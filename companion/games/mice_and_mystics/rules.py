@@ -10,12 +10,14 @@ from . import initiative, mice, schema, story
 from .names import (
     ACHIEVEMENT_REMINDERS,
     ACHIEVEMENTS,
+    CARD_PLACES,
     DIE_FACES,
     DIE_SYMBOLS,
     HEROES,
     LEADER,
     MINIONS,
     OTHER,
+    PARTY_ITEMS,
     STATUSES,
     card_label,
     find_mouse,
@@ -31,11 +33,23 @@ ENDED = (WON, LOST)
 PHASES = {
     **dict.fromkeys(("add_mouse", "remove_mouse", "set_chapter", "start_chapter"), (SETUP,)),
     **dict.fromkeys(("next_chapter", "end_campaign"), ENDED),
-    **dict.fromkeys(("assign", "carry_card", "roll_dice"), (SETUP, PLAYING, *ENDED)),
-    "add_minions": (SETUP, PLAYING),
+    **dict.fromkeys(
+        ("assign", "carry_card", "roll_dice", "stash", "story_achievement", "set_notes"), (SETUP, PLAYING, *ENDED)
+    ),
+    **dict.fromkeys(("add_minions", "take_card", "drop_card"), (SETUP, PLAYING)),
 }
 OWN_MOUSE = frozenset(
-    {"remove_mouse", "assign", "mouse_cheese", "level_up", "heal_mouse", "set_backpack", "carry_card"}
+    {
+        "remove_mouse",
+        "assign",
+        "mouse_cheese",
+        "level_up",
+        "heal_mouse",
+        "carry_card",
+        "take_card",
+        "drop_card",
+        "searched",
+    }
 )
 
 
@@ -110,6 +124,12 @@ class MiceAndMystics(Game):
             "dice": None,
             "chapters": [],
             "campaign_over": False,
+            # Kept on paper before (MM-20, MM-27, MM-38, MM-39, MM-43): roaches each mouse defeated
+            # during the face-up encounter card, the party stash, story achievements and free notes.
+            "roach_kills": {},
+            "stash": dict.fromkeys(PARTY_ITEMS, 0),
+            "story_achievements": [],
+            "notes": "",
         }
 
     def apply(self, state: dict, actor: str, action: dict, rng) -> dict:
@@ -270,6 +290,7 @@ def reveal_encounter(state: dict, actor: str, action: dict, rng) -> None:
         raise RuleError(N_("Please fill in %(field)s."), code="missing_field", field="name")
     state["encounter"] = {"name": name, "surge": schema.text(action, "surge")}
     state["rooms_explored"] += 1
+    state["roach_kills"] = {}
     note(state, N_("New encounter: %(card)s."), card=name)
 
 
@@ -366,11 +387,14 @@ def chapter_lost(state: dict, actor: str, action: dict, rng) -> None:
 def mouse_cheese(state: dict, actor: str, action: dict, rng) -> None:
     mouse = the_mouse(state, actor, action)
     count = schema.integer(action, "count")
-    mice.gain_cheese(mouse, count)
     if count >= 0:
         note(state, N_("%(mouse)s gains %(count)s cheese."), mouse=mouse_label(mouse), count=count)
     else:
         note(state, N_("%(mouse)s gives up %(count)s cheese."), mouse=mouse_label(mouse), count=-count)
+    if schema.flag(action, "rolled"):
+        mice.cheese_rolled(state, mouse, count)
+    else:
+        mice.gain_cheese(mouse, count)
 
 
 def level_up(state: dict, actor: str, action: dict, rng) -> None:
@@ -406,15 +430,38 @@ def set_status(state: dict, actor: str, action: dict, rng) -> None:
         note(state, N_("%(mouse)s is no longer %(status)s."), mouse=mouse_label(mouse), status=label)
 
 
-def set_backpack(state: dict, actor: str, action: dict, rng) -> None:
+def take_card(state: dict, actor: str, action: dict, rng) -> None:
     mouse = the_mouse(state, actor, action)
-    mice.set_backpack(mouse, action.get("count"))
+    card, place = required_text(action, "card"), schema.choice(action, "place")
+    mice.take_card(mouse, card, place)
     note(
         state,
-        N_("%(mouse)s carries %(count)s cards in the backpack."),
+        N_("%(mouse)s keeps %(card)s: %(place)s."),
         mouse=mouse_label(mouse),
-        count=mouse["backpack"],
+        card=card,
+        place=msg(CARD_PLACES[place]),
     )
+
+
+def drop_card(state: dict, actor: str, action: dict, rng) -> None:
+    mouse = the_mouse(state, actor, action)
+    card = required_text(action, "card")
+    mice.drop_card(mouse, card)
+    note(state, N_("%(mouse)s discards %(card)s."), mouse=mouse_label(mouse), card=card)
+
+
+def searched(state: dict, actor: str, action: dict, rng) -> None:
+    mouse = the_mouse(state, actor, action)
+    room = required_text(action, "room")
+    mice.searched(mouse, room)
+    note(state, N_("%(mouse)s searched %(room)s successfully."), mouse=mouse_label(mouse), room=room)
+
+
+def required_text(action: dict, key: str) -> str:
+    value = schema.text(action, key)
+    if not value:
+        raise RuleError(N_("Please fill in %(field)s."), code="missing_field", field=key)
+    return value
 
 
 def capture_mouse(state: dict, actor: str, action: dict, rng) -> None:
@@ -433,6 +480,34 @@ def carry_card(state: dict, actor: str, action: dict, rng) -> None:
         mouse=mouse_label(mouse),
         card=mouse["search_card"] or "-",
     )
+
+
+def greedy_roaches(state: dict, actor: str, action: dict, rng) -> None:
+    initiative.set_greedy(state, schema.flag(action, "on"))
+
+
+def stash(state: dict, actor: str, action: dict, rng) -> None:
+    """MM-43: the party items are tokens in the party stash, for this chapter only (MM-38)."""
+    item, change = schema.choice(action, "item"), schema.integer(action, "change")
+    state["stash"][item] = max(0, state["stash"][item] + change)
+    note(state, N_("Party stash: %(item)s × %(count)s."), item=msg(PARTY_ITEMS[item]), count=state["stash"][item])
+
+
+def story_achievement(state: dict, actor: str, action: dict, rng) -> None:
+    """MM-38: story achievements stay with the party from chapter to chapter."""
+    text = required_text(action, "text")
+    if schema.flag(action, "on"):
+        if text not in state["story_achievements"]:
+            state["story_achievements"].append(text)
+        note(state, N_("Story achievement: %(text)s."), text=text)
+    elif text in state["story_achievements"]:
+        state["story_achievements"].remove(text)
+        note(state, N_("Story achievement crossed out: %(text)s."), text=text)
+
+
+def set_notes(state: dict, actor: str, action: dict, rng) -> None:
+    state["notes"] = schema.text(action, "text")
+    note(state, N_("%(actor)s updated the party's notes."), actor=seat_label(actor))
 
 
 def award(state: dict, actor: str, action: dict, rng) -> None:
@@ -467,6 +542,8 @@ def next_chapter(state: dict, actor: str, action: dict, rng) -> None:
         groups={},
         pending=[],
         achievements={},
+        roach_kills={},
+        stash=dict.fromkeys(PARTY_ITEMS, 0),
         surge=None,
         banner=None,
     )
@@ -512,7 +589,13 @@ HANDLERS = {
     "wound_mouse": wound_mouse,
     "heal_mouse": heal_mouse,
     "set_status": set_status,
-    "set_backpack": set_backpack,
+    "take_card": take_card,
+    "drop_card": drop_card,
+    "searched": searched,
+    "greedy_roaches": greedy_roaches,
+    "stash": stash,
+    "story_achievement": story_achievement,
+    "set_notes": set_notes,
     "capture_mouse": capture_mouse,
     "carry_card": carry_card,
     "award": award,
@@ -560,6 +643,10 @@ def public_view(state: dict) -> dict:
         "dice": dice_entry(state["dice"]),
         "chapters": state["chapters"],
         "banner": state["banner"],
+        "stash": [{"item": item, "label": msg(PARTY_ITEMS[item]), "count": n} for item, n in state["stash"].items()],
+        "story_achievements": list(state["story_achievements"]),
+        "notes": state["notes"],
+        "rooms_searched": rooms_named(state),
     }
 
 
@@ -589,6 +676,7 @@ def minion_entry(state: dict, group: dict) -> dict:
         "life": group["life"],
         "figures": group["figures"],
         "cards": cards,
+        "greedy": group["greedy"],
     }
 
 
@@ -603,7 +691,7 @@ def mouse_glance(mouse: dict) -> dict:
         "cheese": mouse["cheese"],
         "statuses": [msg(STATUSES[status]) for status in mouse["statuses"]],
         "captured": mouse["captured"],
-        "backpack": mouse["backpack"],
+        "backpack": mice.backpack(mouse),
         "abilities": len(mouse["abilities"]),
     }
 
@@ -618,8 +706,16 @@ def mouse_sheet(state: dict, mouse: dict) -> dict:
         "backpack_limit": mice.PACK_LIMIT,
         "can_level_up": mouse["cheese"] >= mice.LEVEL_UP_COST,
         "search_card": mouse["search_card"],
+        "cards": [{**card, "place_label": msg(CARD_PLACES[card["place"]])} for card in mouse["cards"]],
+        "card_places": [{"place": place, "label": msg(label)} for place, label in CARD_PLACES.items()],
+        "rooms_searched": list(mouse["rooms_searched"]),
         "achievements": [{"label": msg(ACHIEVEMENTS[a]), "reminder": msg(ACHIEVEMENT_REMINDERS[a])} for a in earned],
     }
+
+
+def rooms_named(state: dict) -> list[str]:
+    """Every room a mouse searched this chapter, for the room field's suggestions."""
+    return sorted({room for mouse in state["mice"] for room in mouse["rooms_searched"]}, key=str.casefold)
 
 
 def achievement_entries(state: dict) -> list[dict]:

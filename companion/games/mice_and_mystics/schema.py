@@ -2,7 +2,7 @@
 
 from companion.games.base import N_, RuleError
 
-from .names import ACHIEVEMENTS, HEROES, LEADER, MINIONS, OTHER, STATUSES
+from .names import ACHIEVEMENTS, CARD_PLACES, HEROES, LEADER, MINIONS, OTHER, PARTY_ITEMS, STATUSES
 
 TEXT = {"type": "string", "maxLength": 200}
 COUNT = {"type": "integer", "minimum": 1, "maximum": 30, "default": 1}
@@ -54,7 +54,12 @@ ACTIONS = {
     "move_end_marker": fields((), pages=PAGES),
     "goals_done": fields(),
     "chapter_lost": fields(),
-    "mouse_cheese": fields(("mouse",), mouse=MOUSE, count={**PAGES, "minimum": -30, "maximum": 30}),
+    "mouse_cheese": fields(
+        ("mouse",),
+        mouse=MOUSE,
+        count={**PAGES, "minimum": -30, "maximum": 30},
+        rolled={"type": "boolean", "default": False, "description": "The cheese came in one roll (Cheese Master)."},
+    ),
     "level_up": fields(("mouse",), mouse=MOUSE, ability=TEXT),
     "wound_mouse": fields(("mouse",), mouse=MOUSE, count=COUNT, poison={"type": "boolean", "default": False}),
     "heal_mouse": fields(("mouse",), mouse=MOUSE, count=COUNT, poison={"type": "boolean", "default": False}),
@@ -64,7 +69,17 @@ ACTIONS = {
         status={"type": "string", "enum": list(STATUSES)},
         on={"type": "boolean", "default": True},
     ),
-    "set_backpack": fields(("mouse", "count"), mouse=MOUSE, count={"type": "integer", "minimum": 0, "maximum": 3}),
+    "take_card": fields(
+        ("mouse", "card", "place"), mouse=MOUSE, card=TEXT, place={"type": "string", "enum": list(CARD_PLACES)}
+    ),
+    "drop_card": fields(("mouse", "card"), mouse=MOUSE, card=TEXT),
+    "searched": fields(("mouse", "room"), mouse=MOUSE, room=TEXT),
+    "greedy_roaches": fields((), on={"type": "boolean", "default": True}),
+    "stash": fields(
+        ("item",), item={"type": "string", "enum": list(PARTY_ITEMS)}, change={**PAGES, "minimum": -1, "maximum": 1}
+    ),
+    "story_achievement": fields(("text",), text=TEXT, on={"type": "boolean", "default": True}),
+    "set_notes": fields((), text={"type": "string", "maxLength": 2000}),
     "capture_mouse": fields(("mouse",), mouse=MOUSE),
     "carry_card": fields(("mouse",), mouse=MOUSE, card=TEXT),
     "award": fields(("mouse", "achievement"), mouse=MOUSE, achievement={"type": "string", "enum": list(ACHIEVEMENTS)}),
@@ -91,7 +106,7 @@ def text(action: dict, key: str) -> str:
     value = action.get(key) or ""
     if not isinstance(value, str):
         raise RuleError(N_("%(field)s must be text."), code="bad_field", field=key)
-    return value.strip()[:200]
+    return value.strip()[: ACTIONS[action["type"]]["properties"][key]["maxLength"]]
 
 
 def flag(action: dict, key: str) -> bool:
