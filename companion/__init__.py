@@ -35,7 +35,7 @@ def create_app(config: dict | None = None) -> Flask:
     if (app.config["PUBLIC_URL"] or "").startswith("https://"):
         app.config["SESSION_COOKIE_SECURE"] = True
     # A phone that vanished without closing its socket misses a pong and is let go within two intervals.
-    app.config.setdefault("SOCK_SERVER_OPTIONS", {"ping_interval": 12})
+    app.config.setdefault("SOCK_SERVER_OPTIONS", {"ping_interval": 12, "max_message_size": boundary.MAX_BODY})
 
     store = open_store(app.config["DATABASE_URL"], app.config["DATA_DIR"])
     hub = Hub(render=lambda code, page: ws.render_push(app, code, page))

@@ -19,6 +19,7 @@ from flask_babel import force_locale, get_locale
 from flask_sock import ConnectionClosed, Sock
 
 from companion import i18n
+from companion.boundary import parse_json_text
 from companion.forms import action_from_json, optional_int, optional_str
 from companion.games.base import HOST, N_
 from companion.tables import TableError, Tables, Unauthorized, token_hash
@@ -178,7 +179,7 @@ def _finish_closing(ws) -> None:
 def _handle(code: str, token: str | None, page: PageSocket, message: str) -> None:
     """An action sent over the socket: applied like a POST; a refusal goes to this page only."""
     try:
-        body = json.loads(message)
+        body = parse_json_text(message if isinstance(message, str) else "")
         # Who acts is asked again for every action: the host may have freed the seat since the socket opened.
         actor = token_actor(code, token)
         if actor is None:
@@ -187,9 +188,8 @@ def _handle(code: str, token: str | None, page: PageSocket, message: str) -> Non
         action = action_from_json(tables().cached(code).game, body)
         client_action_id, seen_seq = optional_str(body, "client_action_id"), optional_int(body, "seen_seq")
         tables().act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq)
-    except (ValueError, TableError) as error:
-        text = i18n.say(error.message) if isinstance(error, TableError) else "bad message"
-        page.send(json.dumps({"error": {"code": getattr(error, "code", "bad_request"), "message": text}}))
+    except TableError as error:
+        page.send(json.dumps({"error": {"code": error.code, "message": i18n.say(error.message)}}))
 
 
 def _socket_actor(code: str) -> tuple[str | None, str | None]:

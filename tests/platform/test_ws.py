@@ -139,3 +139,15 @@ def test_a_client_action_id_is_one_actors_another_seat_may_use_the_same(server):
     assert second[1]["repeated"] is False and second[1]["view"]["my_note"] == "b"
     again = write("player-2", "c")
     assert again[1]["repeated"] is True and again[1]["applied_seq"] == 2
+
+
+def test_a_hostile_socket_frame_is_refused_on_that_socket_and_the_table_goes_on(server):
+    table = open_table(server.url, options={"players": 2}, seats=("player-1", "player-2"))
+    ws = socket(server.url, table["code"], table["player-1"])
+    json.loads(ws.recv())
+    for frame in ("[" * 20000 + "]" * 20000, '{"type": "write", "note": "M\\udfffM"}', '{"amount": 1e400}'):
+        ws.send(frame)
+        assert frames_until(ws, lambda f: "error" in f)["error"]["code"] == "bad_request"
+    ws.send(json.dumps({"type": "write", "note": "fine"}))
+    assert frames_until(ws, lambda f: f.get("seq") == 1)["view"]["my_note"] == "fine"
+    ws.close()
