@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from tests import pages
+from tests.games import test_scotland_yard_web as scotland_yard
 from tests.leaks import DISPLAY
 from tests.pages import api, page, visible_text
 
@@ -54,3 +55,18 @@ def test_with_the_house_rule_each_carless_player_takes_a_car_by_a_forced_bid(cli
     display = shown(page(app, code, tokens, DISPLAY))
     assert "A forced bid (house rule)" in display and "Bea has no car, so they take this one" in display
     assert "This car is yours" in shown(page(app, code, tokens, "player-2"))
+
+
+# -- Scotland Yard: undoing the end of the game (house rule) ------------------------------------------------
+
+
+def test_undoing_the_end_of_scotland_yard_hides_mister_x_again_and_says_so(client):
+    code, tokens = scotland_yard.open_table(client)
+    scotland_yard.play_to_the_end(client, code, tokens)
+    answer = client.post(f"/api/tables/{code}/undo", json={}, headers={"Authorization": f"Bearer {tokens['host']}"})
+    assert answer.status_code == 200, answer.json
+    reveals = {entry["station"] for entry in answer.json["view"]["known_reveals"]}
+    for who in ("detective-1", "host"):
+        text = page(client.application, code, tokens, who)
+        assert "House rule: the end of the game was undone." in shown(text)
+        assert {int(station) for station in scotland_yard.LOG_STATION.findall(text)} <= reveals
