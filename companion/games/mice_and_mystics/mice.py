@@ -69,14 +69,18 @@ def roach_defeated(state: dict, mouse: dict) -> None:
 
 
 def backpack(mouse: dict) -> int:
+    return packed(mouse["cards"])
+
+
+def packed(cards: list[dict]) -> int:
     """MM-23: the cards in the backpack that count towards its limit (tricks do not)."""
-    return sum(card["place"] == "pack" for card in mouse["cards"])
+    return sum(card["place"] == "pack" for card in cards)
 
 
 def take_card(mouse: dict, name: str, place: str) -> None:
     """MM-20 and MM-23: a kept search card is equipped or packed; the backpack holds 3 besides tricks."""
     others = [card for card in mouse["cards"] if card["name"] != name]
-    if place == "pack" and backpack({"cards": others}) >= PACK_LIMIT:
+    if place == "pack" and packed(others) >= PACK_LIMIT:
         raise RuleError(N_("A backpack holds at most 3 cards besides tricks: discard one."), code="pack_full")
     mouse["cards"] = [*others, {"name": name, "place": place}]
 
