@@ -125,5 +125,5 @@ def check_request_text() -> None:
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("MAX_CONTENT_LENGTH", MAX_BODY)
+    app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_CONTENT_LENGTH"] or MAX_BODY
     app.before_request(check_request_text)

@@ -256,6 +256,7 @@ def http_error(error: HTTPException):
         403: N_("This page is not yours to open, or the form expired. Reload and try again."),
         404: N_("There is nothing here."),
         405: N_("That does not work this way."),
+        413: N_("That is too much to send at once."),
     }
     text = i18n.say({"msg": messages.get(error.code, N_("Something went wrong. Please try again.")), "args": {}})
     # Allow on a 405, WWW-Authenticate on a 401: what the error itself says besides its body.

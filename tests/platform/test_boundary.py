@@ -85,6 +85,12 @@ def test_an_option_from_the_lobby_form_is_still_read_as_a_number(client):
     assert answer.status_code == 302
 
 
+@pytest.mark.parametrize("path", ["/api/tables", "/tables"])
+def test_a_body_over_64_kib_is_a_413(client, path):
+    answer = client.post(path, data=b'{"game": "' + b"x" * 70_000 + b'"}', content_type="application/json")
+    assert answer.status_code == 413
+
+
 def test_a_body_that_is_not_utf8_is_refused(client):
     answer = client.post("/api/tables", data=b'{"game": "secret-\xff"}', content_type="application/json")
     assert answer.status_code == 400
