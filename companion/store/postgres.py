@@ -84,7 +84,7 @@ class PostgresStore:
 
     def _migrate(self) -> None:
         """Bring the schema to the newest version; safe when several processes start at once."""
-        with self._pool.connection() as db, db.transaction():
+        with self._transaction() as db:
             db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
             db.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
             row = db.execute("SELECT max(version) FROM schema_version").fetchone()
