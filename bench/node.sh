@@ -2,7 +2,7 @@
 # The peer's Node load generator (shared/bench/ours-node/load.js) against this server in either
 # configuration, so that every figure in RESULTS.md comes from the same generator:
 #   CONFIG=sqlite          one gunicorn worker on SQLite (what ours-node/run.sh does)
-#   CONFIG=postgres-redis  two gunicorn workers on one port sharing PostgreSQL and Redis
+#   CONFIG=postgres-redis  gunicorn workers on one port sharing PostgreSQL and Redis (PROCESSES, default 2)
 # NODE_BENCH is the scratch copy of shared/bench/ours-node (beside its peer-boardgameio with node_modules).
 #   NODE_BENCH=/tmp/bench/ours-node CONFIG=postgres-redis TABLES=50 ROUNDS=20 WARMUP_ROUNDS=2 bash bench/node.sh
 set -euo pipefail
@@ -15,7 +15,7 @@ data=$(mktemp -d /tmp/companion-bench.XXXXXX)
 workers=1
 database=""
 if [ "$CONFIG" = postgres-redis ]; then
-  workers=2
+  workers=${PROCESSES:-2}
   database=companion_bench_$$
   psql -q -h 127.0.0.1 -U postgres -c "CREATE DATABASE $database" postgres
   export COMPANION_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/$database

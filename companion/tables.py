@@ -376,26 +376,36 @@ class Tables:
     def _record(self, table: LiveTable, actor: str, client_action_id: str | None, prepare) -> tuple[int, bool]:
         """Append the event `prepare` makes from the current state, once, in order; then tell every page.
 
-        When another process appended first, catch up and let `prepare` look again.
+        First straight away; if another process appended first, in this process's turn
+        (the others wait for it), after reading what they appended.
         """
         with table.lock:
-            while True:
-                if (actor, client_action_id) in table.action_ids:
-                    return table.action_ids[actor, client_action_id], True
-                event, after = prepare()
-                try:
-                    self.store.append(table.record.code, event)
-                except (SeqTaken, DuplicateAction) as error:
-                    seen = table.seq
-                    self._catch_up(table)
-                    if table.seq == seen:  # nothing newer to read: retrying would only fail again
-                        raise Unavailable(N_("The table is busy for a moment; please try again.")) from error
-                    continue
-                except StoreBusy as error:
-                    raise Unavailable(N_("The table is busy for a moment; please try again.")) from error
-                table.fold(event, after)
-                break
-        self.publish(table.record.code, event.seq)
+            appended = self._append(table, actor, client_action_id, prepare)
+            if appended is None:
+                with self.store.turn(table.record.code):
+                    while appended is None:
+                        seen = table.seq
+                        self._catch_up(table)
+                        if table.seq == seen:  # nothing newer to read: retrying would only fail again
+                            raise Unavailable(N_("The table is busy for a moment; please try again."))
+                        appended = self._append(table, actor, client_action_id, prepare)
+        seq, repeated = appended
+        if not repeated:
+            self.publish(table.record.code, seq)
+        return seq, repeated
+
+    def _append(self, table: LiveTable, actor: str, client_action_id: str | None, prepare) -> tuple[int, bool] | None:
+        """(seq, was it a repeat) once appended and folded in; None when another writer took the seq first."""
+        if (actor, client_action_id) in table.action_ids:
+            return table.action_ids[actor, client_action_id], True
+        event, after = prepare()
+        try:
+            self.store.append(table.record.code, event)
+        except (SeqTaken, DuplicateAction):
+            return None
+        except StoreBusy as error:
+            raise Unavailable(N_("The table is busy for a moment; please try again.")) from error
+        table.fold(event, after)
         return event.seq, False
 
     # -- views ----------------------------------------------------------------

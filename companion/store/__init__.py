@@ -6,6 +6,7 @@ events. It knows nothing of games: payloads are JSON objects.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -90,6 +91,9 @@ class Store(Protocol):
         Raises SeqTaken if that seq exists, DuplicateAction if the actor's
         client action id does. Returns only once the event survives a crash.
         """
+
+    def turn(self, code: str) -> AbstractContextManager:
+        """This process's turn to append to the table: other processes' turns wait for it to end."""
 
     def action_seq(self, code: str, actor: str, client_action_id: str) -> int | None:
         """The seq at which this actor's client action id was applied, if it was."""

@@ -2,13 +2,16 @@
 
 Per-table order across processes comes from the primary key (code, seq): two
 processes that both append at seq n race on one row, one wins and the other
-gets SeqTaken, catches up and retries. A commit returns only once the row is
+gets SeqTaken. The loser then waits for its turn (a PostgreSQL advisory lock
+on the table, see `turn`), catches up and appends there, so seats of one table
+on two processes do not keep racing for the same seq. A commit returns only once the row is
 flushed to the write-ahead log, so an acknowledged action survives a crash.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -80,6 +83,7 @@ class PostgresStore:
     def __init__(self, url: str, pool_size: int | None = None):
         size = pool_size or int(os.environ.get("COMPANION_DATABASE_POOL", "8"))
         self._pool = ConnectionPool(url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=True)
+        self._turn = threading.local()  # the connection of the turn a thread (or greenlet) is in
         self._migrate()
 
     def _migrate(self) -> None:
@@ -93,16 +97,42 @@ class PostgresStore:
                 db.execute(script)
                 db.execute("INSERT INTO schema_version VALUES (%s)", (version,))
 
-    def _rows(self, query: str, params: tuple = ()) -> list[tuple]:
-        """A read: one statement on a pooled connection (autocommit)."""
+    @contextmanager
+    def turn(self, code: str) -> Iterator[None]:
+        """This process's turn to append to the table: the others wait for it (advisory lock on the table).
+
+        The turn's reads and writes run on the connection that holds the lock, so
+        a turn never waits for a second connection from the pool.
+        """
         with self._pool.connection() as db:
+            db.execute("SELECT pg_advisory_lock(hashtext(%s))", (code,))
+            self._turn.db = db
+            try:
+                yield
+            finally:
+                self._turn.db = None
+                db.execute("SELECT pg_advisory_unlock(hashtext(%s))", (code,))
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection]:
+        """The connection of the turn under way in this thread, else one from the pool."""
+        held = getattr(self._turn, "db", None)
+        if held is not None:
+            yield held
+        else:
+            with self._pool.connection() as db:
+                yield db
+
+    def _rows(self, query: str, params: tuple = ()) -> list[tuple]:
+        """A read: one statement (autocommit)."""
+        with self._connection() as db:
             return db.execute(query, params).fetchall()
 
     @contextmanager
     def _transaction(self) -> Iterator[psycopg.Connection]:
         """A pooled connection inside BEGIN .. COMMIT, rolled back on any error: no write leaves it open."""
         try:
-            with self._pool.connection() as db, db.transaction():
+            with self._connection() as db, db.transaction():
                 yield db
         except psycopg.OperationalError as error:  # the server went away, or is shutting down: try again
             raise StoreBusy(str(error)) from error

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import sys
@@ -244,6 +245,10 @@ class SqliteStore:
             db.execute("ROLLBACK TO event")
             pending.error = error
         db.execute("RELEASE event")
+
+    def turn(self, code: str) -> contextlib.AbstractContextManager:
+        """One process owns the file: there is no other process to wait for."""
+        return contextlib.nullcontext()
 
     def action_seq(self, code: str, actor: str, client_action_id: str) -> int | None:
         rows = self._read(

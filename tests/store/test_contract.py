@@ -6,6 +6,7 @@ import threading
 
 import pytest
 
+from companion.games.base import HOST
 from companion.housekeeping import DAY, export_table, prune
 from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, TableRecord
 from companion.store.sqlite import SqliteStore
@@ -190,3 +191,30 @@ def test_an_export_holds_the_whole_log_and_no_token(store):
     assert exported["events"][0]["payload"] == {"type": "write", "note": "n1"}
     assert "secret-token-hash" not in repr(exported) and "host-hash" not in repr(exported)
     assert export_table(store, "NOPE22") is None
+
+
+def test_two_processes_acting_at_one_table_at_once_both_get_every_action_in(open_store):
+    """Seats of one table served by two processes: every action lands once, in order, none refused as busy."""
+    from companion.games import load
+    from companion.tables import Tables
+
+    games = load(["tests.secret_notes"])
+    first, second = Tables(open_store(), games), Tables(open_store(), games)
+    code, _host = first.create("secret-notes", {"players": 2})
+    failures = []
+
+    def roll(service):
+        for _ in range(40):
+            try:
+                service.act(code, HOST, {"type": "roll"})
+            except Exception as error:  # noqa: BLE001 - the test reports any refusal
+                failures.append(error)
+
+    threads = [threading.Thread(target=roll, args=(service,)) for service in (first, second, first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert [event.seq for event in first.store.events(code)] == list(range(1, 161))
+    assert len(second.live(code).state["dice"]) == 160
