@@ -27,6 +27,8 @@ def tap_move(page, picks, avoid=None):
         if pick.get_attribute("data-to") != avoid:
             break
     station = pick.get_attribute("data-to")
+    # By its station, not its place: a fresh view may reorder the safe stations between the two taps.
+    pick = picks.and_(page.locator(f"[data-to='{station}']")).first
     pick.locator("summary").click()
     pick.locator("button.go").click()
     return station
