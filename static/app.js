@@ -23,6 +23,7 @@
   function typedValues() {
     var values = {};
     document.querySelectorAll("#live form[data-action] [data-dirty]").forEach(function (input) {
+      if (input.type === "radio" && !input.checked) { return; } // of a group of choices, the one ticked
       values[input.form.dataset.action + "/" + input.name] = input.value;
     });
     return values;
@@ -31,7 +32,10 @@
   function restoreTyped(values) {
     document.querySelectorAll("#live form[data-action] [name]").forEach(function (input) {
       var key = input.form.dataset.action + "/" + input.name;
-      if (key in values && input.type !== "hidden") {
+      if (key in values && input.type === "radio") {
+        input.checked = input.value === values[key];
+        input.dataset.dirty = "true";
+      } else if (key in values && input.type !== "hidden") {
         input.value = values[key];
         input.dataset.dirty = "true";
       }

@@ -1,4 +1,5 @@
-"""What every browser test does first: open a table from the lobby, then take seats by the join page."""
+"""What every browser test does first: open a table from the lobby, take seats by the join page; then follow
+the table's sequence number on every screen."""
 
 import re
 
@@ -26,3 +27,16 @@ def take_seat(page, base: str, code: str, seat_label: str, name: str) -> None:
     form.locator("input[name=name]").fill(name)
     form.get_by_role("button", name="Take this seat").click()
     expect(page.locator(".who")).to_have_text(f"You are {name}")
+
+
+class Seq:
+    """The table's sequence number, which every accepted action moves on by one, on every screen."""
+
+    def __init__(self, screens):
+        self.screens = screens
+        self.value = int(screens[0].locator("#live").get_attribute("data-seq"))
+
+    def step(self):
+        self.value += 1
+        for screen in self.screens:
+            expect(screen.locator("#live")).to_have_attribute("data-seq", str(self.value))

@@ -11,6 +11,13 @@ UNCOVERED = """element => {
 }"""
 
 
+# Counting starts again from 0; the page has one listener however often it starts.
+COUNT_TAPS = """() => {
+  if (window.taps === undefined) { document.addEventListener("pointerdown", () => { window.taps += 1; }, true); }
+  window.taps = 0;
+}"""
+
+
 def in_first_screen(page, target) -> None:
     """The target is visible, uncovered and ends inside the first screen of the page, scrolled to the top."""
     page.evaluate("window.scrollTo(0, 0)")
@@ -24,7 +31,7 @@ def in_first_screen(page, target) -> None:
 
 def count_taps(page) -> None:
     """Start counting the player's taps on this page (a tap on a label is one tap, not two clicks)."""
-    page.evaluate("window.taps = 0; document.addEventListener('pointerdown', () => { window.taps += 1; }, true)")
+    page.evaluate(COUNT_TAPS)
 
 
 def taps(page) -> int:

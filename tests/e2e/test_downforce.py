@@ -3,8 +3,12 @@
 from playwright.sync_api import expect
 
 from tests.e2e import lobby
+from tests.e2e.lobby import Seq
+from tests.e2e.phone import SMALL_PHONE, count_taps, in_first_screen, taps
 
 PLAYERS = {"Player 1": "Anna", "Player 2": "Bea", "Player 3": "Cyril"}
+
+
 # Cyril's six beats Anna's six on colour stripes; Bea's wild card is lower.
 BIDS = {"Anna": ("6", "2", ""), "Bea": ("3", "1", "true"), "Cyril": ("6", "3", "")}
 
@@ -20,14 +24,14 @@ def test_three_phones_bid_at_the_same_moment_and_the_display_reveals_all_three_a
     expect(offer.locator("#df-bid-status")).to_have_text("0 of 3 bids in")
     car = offer.get_attribute("data-car")
 
-    for name, (amount, stripes, wild) in BIDS.items():
+    for name, (amount, _stripes, wild) in BIDS.items():
         form = seats[name].locator("form[data-action=bid]")
-        form.locator("select[name=amount]").select_option(amount)
-        form.locator("select[name=stripes]").select_option(stripes)
-        form.locator("select[name=wild]").select_option(wild)
+        form.locator(f"input[name=amount][value='{amount}']").check(force=True)
+        form.locator(f"input[name=wild][value='{wild}']").check(force=True)
     # All three sealed cards go out together: nobody waits for an answer before the next one is sent.
-    for phone in seats.values():
-        phone.evaluate("document.querySelector('form[data-action=bid] button.primary').click()")
+    for name, (_amount, stripes, _wild) in BIDS.items():
+        button = f"form[data-action=bid] button[name=stripes][value='{stripes}']"
+        seats[name].evaluate(f'document.querySelector("{button}").click()')
 
     reveal = display.locator(f"#df-reveal[data-car={car}]")
     expect(reveal.locator(".df-bidcard")).to_have_count(3)
@@ -42,3 +46,54 @@ def test_three_phones_bid_at_the_same_moment_and_the_display_reveals_all_three_a
     expect(seats["Cyril"].locator(f".df-mine .df-car[data-car={car}]")).to_be_visible()
     expect(offer.locator("#df-bid-status")).to_have_text("0 of 3 bids in")  # the next car is on offer
     assert offer.get_attribute("data-car") != car
+
+
+def test_on_a_small_phone_the_bid_the_driver_power_and_the_bet_are_in_the_first_screen(server, phones):
+    display = phones(1280, 800)
+    code = lobby.open_table(display, server.url, "Downforce", players="3")
+    seats = [phones(**SMALL_PHONE) for _ in PLAYERS]
+    for page, (label, name) in zip(seats, PLAYERS.items(), strict=True):
+        lobby.take_seat(page, server.url, code, label, name)
+    seq = Seq([display, *seats])
+
+    # Six cars, each bought by the next player in turn with one card while the others pass.
+    for lot in range(6):
+        bidder = seats[lot % 3]
+        form = bidder.locator("form[data-action=bid]")
+        stripes = form.get_by_role("button", name="2", exact=True)
+        in_first_screen(bidder, stripes)
+        count_taps(bidder)
+        form.locator("label.df-choice", has_text="5").click()  # the number in the car's colour stripe
+        form.locator("label.df-choice", has_text="the card has a wild stripe").click()
+        stripes.click()  # its colour stripes: the third tap places the sealed bid
+        seq.step()
+        assert taps(bidder) <= 3
+        in_first_screen(bidder, bidder.locator(".df-my-bid"))
+        for other in seats:
+            if other is not bidder:
+                other.get_by_role("button", name="No stripe of this colour (pass)").click()
+                seq.step()
+
+    # Two cars each: every player keeps one of their two driver powers.
+    for page in seats:
+        power = page.locator("form[data-action=keep_power] button").first
+        in_first_screen(page, power)
+        power.click()
+        seq.step()
+
+    # The race: the last sale's banner is gone from the phones (the display keeps the news), the betting round
+    # opens from a phone, each bet is one tap and its confirmation shows at once.
+    expect(seats[0].locator(".banner")).to_have_count(0)
+    opener = seats[0].get_by_role("button", name="Open betting round 1")
+    in_first_screen(seats[0], opener)
+    opener.click()
+    seq.step()
+    for page in seats:
+        bet = page.locator("form[data-action=bet]").get_by_role("button", name="red car")
+        in_first_screen(page, bet)
+        count_taps(page)
+        bet.click()
+        seq.step()
+        assert taps(page) == 1
+        in_first_screen(page, page.locator(".secret-bet", has_text="Your bet 1:"))
+    expect(seats[0].locator(".banner")).to_have_text("All bets of round 1 are in.")

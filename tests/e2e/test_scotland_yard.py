@@ -3,19 +3,7 @@
 from playwright.sync_api import expect
 
 from tests.e2e import lobby
-
-
-class Seq:
-    """The table's sequence number, which every accepted action moves on by one, on every screen."""
-
-    def __init__(self, screens):
-        self.screens = screens
-        self.value = int(screens[0].locator("#live").get_attribute("data-seq"))
-
-    def step(self):
-        self.value += 1
-        for screen in self.screens:
-            expect(screen.locator("#live")).to_have_attribute("data-seq", str(self.value))
+from tests.e2e.lobby import Seq
 
 
 def tap_move(page, picks, avoid=None):

@@ -354,7 +354,7 @@ def test_every_seat_and_the_display_render_in_english_czech_and_dutch(client, ap
     players = [seat for seat in SEATS if seat in tokens]
     for lang in ("en", "cs", "nl"):
         pieces = english_pieces("downforce", lang) if lang != "en" else ()
-        assert lang == "en" or ("Players and cars" in pieces and "Place the sealed bid" in pieces)
+        assert lang == "en" or ("Players and cars" in pieces and "Change your card" in pieces)
         for who in [*players, DISPLAY]:
             text = page(app, code, tokens, who, lang)
             assert f'lang="{lang}"' in text
@@ -437,22 +437,22 @@ def test_an_auction_a_forced_last_bid_the_bets_and_the_score_sheet_through_the_f
     assert "Up for auction" in anna.page and 'id="df-offer" data-car="green"' in anna.page
 
     # Green: two fives with one colour stripe each; Bea's card also has a wild stripe, so Anna's wins.
-    anna.submit("bid", "Place the sealed bid", {"amount": 5, "stripes": 1}, car="green")
+    anna.submit("bid", "1", {"amount": 5}, car="green")
     assert "1 of 3 bids in" in section(display.refresh(), "df-offer") and "secret-bid" not in display.page
-    assert "secret-bid" in anna.page and anna.form("bid")["selects"]["amount"]["selected"] == "5"
-    bea.submit("bid", "Place the sealed bid", {"amount": 5, "stripes": 1, "wild": "true"}, car="green")
+    assert "secret-bid" in anna.page and re.search(r'name="amount" value="5"[^>]* checked', anna.page)
+    bea.submit("bid", "1", {"amount": 5, "wild": "true"}, car="green")
     cyril.submit("bid", "No stripe of this colour (pass)", car="green")
     reveal = section(display.refresh(), "df-reveal")
     assert "Anna 5 colour stripes: 1 wins Bea 5 colour stripes: 1 wild stripe Cyril no stripe of this colour" in reveal
     assert "Anna takes the car and its driver power for 5 million." in reveal
 
     # Yellow to Anna for 4. Red: two sixes, and Bea, changing her card before the last one is in, has more stripes.
-    anna.submit("bid", "Place the sealed bid", {"amount": 4, "stripes": 2}, car="yellow")
+    anna.submit("bid", "2", {"amount": 4}, car="yellow")
     bea.submit("bid", "No stripe of this colour (pass)", car="yellow")
-    cyril.submit("bid", "Place the sealed bid", {"amount": 3, "stripes": 1}, car="yellow")
-    bea.submit("bid", "Place the sealed bid", {"amount": 6, "stripes": 2}, car="red")
-    bea.submit("bid", "Change the sealed bid", {"amount": 6, "stripes": 3}, car="red")
-    cyril.submit("bid", "Place the sealed bid", {"amount": 6, "stripes": 2}, car="red")
+    cyril.submit("bid", "1", {"amount": 3}, car="yellow")
+    bea.submit("bid", "2", {"amount": 6}, car="red")
+    bea.submit("bid", "3", {"amount": 6}, car="red")
+    cyril.submit("bid", "2", {"amount": 6}, car="red")
     anna.submit("bid", "No stripe of this colour (pass)", car="red")
     reveal = section(display.refresh(), "df-reveal")
     assert "Bea 6 colour stripes: 3 wins Cyril 6 colour stripes: 2" in reveal
@@ -470,7 +470,7 @@ def test_an_auction_a_forced_last_bid_the_bets_and_the_score_sheet_through_the_f
     assert "blue car set aside" in sales and "blue car no owner" in sales and "orange car Cyril for 2 million" in sales
 
     # Anna keeps one of her two powers; the race, three secret bets each, the finish.
-    anna.submit("keep_power", "Daring manoeuvre (Troufalý manévr)", power="daring")
+    anna.submit("keep_power", "Daring manoeuvre", power="daring")
     bets = {anna: ("yellow", "yellow", "blue"), bea: ("red", "red", "red"), cyril: ("orange", "blue", "blue")}
     for round_number in (1, 2, 3):
         display.submit("open_bets", f"Open betting round {round_number}")

@@ -19,14 +19,14 @@ CAR_NAMES = {
 POWERS = ("aggressive", "agility", "concentration", "strategic", "daring", "unpredictable")
 
 POWER_NAMES = {
-    "aggressive": N_("Aggressive driving (Agresivní jízda)"),
-    "agility": N_("Agility (Obratnost)"),
-    "concentration": N_("Concentration (Koncentrace)"),
-    "strategic": N_("Strategic thinking (Strategické myšlení)"),
-    "daring": N_("Daring manoeuvre (Troufalý manévr)"),
-    "unpredictable": N_("Unpredictability (Nevypočitatelnost)"),
+    "aggressive": N_("Aggressive driving"),
+    "agility": N_("Agility"),
+    "concentration": N_("Concentration"),
+    "strategic": N_("Strategic thinking"),
+    "daring": N_("Daring manoeuvre"),
+    "unpredictable": N_("Unpredictability"),
 }
-"""The Czech edition's names with a literal translation: the English card texts are unknown (Q11)."""
+"""The Czech edition's names translated into each page's language: the English card texts are unknown (Q11)."""
 
 # The card texts are missing from the rulebook (Q11): reminders only, the card on the table decides.
 POWER_REMINDERS = {

@@ -16,9 +16,17 @@ def table_view(state: dict, seat: str | None) -> dict:
     view = public_view(state)
     if seat in state["players"]:
         view.update(seat_view(state, seat))
+        view["banner"] = seat_banner(state)
     else:
         view["your_turn"] = False
     return view
+
+
+def seat_banner(state: dict) -> dict | None:
+    """A phone shows the auction's last news only until the race starts: its first screen then belongs to the bets."""
+    if state["phase"] == "race" and not state["bet_round"]:
+        return None
+    return state.get("banner")
 
 
 def public_view(state: dict) -> dict:
