@@ -5,12 +5,17 @@ import re
 from playwright.sync_api import expect
 
 from tests.e2e import lobby
+from tests.e2e.lobby import Seq
+from tests.e2e.phone import SMALL_PHONE, in_first_screen
 
 
-def add_mouse(phone, hero):
+def add_mouse(phone, hero, life="5"):
     form = phone.locator("form[data-action=add_mouse]")
     form.locator("select[name=hero]").select_option(hero)
-    form.get_by_role("button", name="Add this mouse").click()
+    form.locator("input[name=life]").fill(life)
+    button = form.get_by_role("button", name="Add this mouse")
+    in_first_screen(phone, button)
+    button.click()
 
 
 def test_two_mice_on_two_phones_and_the_display_pressing_next(server, phones):
@@ -47,3 +52,50 @@ def test_two_mice_on_two_phones_and_the_display_pressing_next(server, phones):
     expect(wheel.locator("[data-cheese]")).to_have_attribute("data-cheese", "2")
     expect(bea.locator(".mm-wheel [data-cheese]")).to_have_attribute("data-cheese", "2")
     expect(display.locator("#mm-initiative")).to_contain_text("Round 2")
+
+
+def test_on_a_small_phone_the_turn_and_my_mouse_come_first_and_the_rest_is_folded(server, phones):
+    display = phones(1280, 800)
+    code = lobby.open_table(display, server.url, "Mice and Mystics", players="2")
+    anna, bea = phones(**SMALL_PHONE), phones(**SMALL_PHONE)
+    lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
+    lobby.take_seat(bea, server.url, code, "Player 2", "Bea")
+    seq = Seq([display, anna, bea])
+    add_mouse(anna, "collin")
+    seq.step()
+    add_mouse(bea, "lily", life="4")
+    seq.step()
+
+    # Rats at the start, from the folded part of Anna's setup; then her start button is in her first screen.
+    anna.get_by_text("Story track and minions at the start").click()
+    anna.locator("form[data-action=add_minions] select[name=minion]").select_option("rats")
+    anna.get_by_role("button", name="Add minions coming into play").click()
+    seq.step()
+    start = anna.get_by_role("button", name="Start the chapter")
+    in_first_screen(anna, start)
+    start.click()
+    seq.step()
+
+    # Once round the track: the card's player has "Done" in the first screen, the other phone says whom it waits for.
+    waiting_for = set()
+    for _card in range(3):
+        up = anna if anna.locator("#mm-turn.yours").count() else bea
+        other = bea if up is anna else anna
+        done = up.get_by_role("button", name="Done: next card")
+        in_first_screen(up, done)
+        doing = other.locator("#mm-turn .mm-doing")
+        in_first_screen(other, doing)
+        waiting_for.add(doing.inner_text())
+        in_first_screen(other, other.get_by_role("button", name="+1 wound"))  # minions attack on others' turns
+        done.click()
+        seq.step()
+    assert {line for line in waiting_for if "runs the minions: Rats." in line}, waiting_for
+    assert {"Anna plays Prince Collin.", "Bea plays Lily."} & waiting_for, waiting_for
+
+    # The rest of the sheet, the tracks, the minions, the tools and the party sheet open from rows below.
+    for phone in (anna, bea):
+        assert phone.evaluate("document.documentElement.scrollHeight") < 2.5 * SMALL_PHONE["height"]  # was 4821 px
+    anna.get_by_text("Prince Collin: status, search cards, abilities").click()
+    expect(anna.get_by_role("button", name="Webbed")).to_be_visible()
+    anna.get_by_text("Initiative and story track").click()
+    expect(anna.locator("#mm-track .mm-card")).to_have_count(3)

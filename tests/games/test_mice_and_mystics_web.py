@@ -136,6 +136,30 @@ def test_the_display_shows_the_track_the_wheel_the_story_and_one_big_next_button
     assert "mm-hourglass-marker" in text and "mm-end-marker" in text
 
 
+def test_a_new_mouse_s_hit_points_are_typed_from_its_hero_card_never_preset(app, client):
+    # The hero cards' numbers are not in the rules we have (MM Q13): a preset 5 was wrong for some heroes.
+    table = open_table(client)
+    anna = page(app, table["code"], table, "player-1")
+    assert re.search(r'<input name="life" type="number" min="1" max="20" required inputmode="numeric">', anna)
+
+
+def test_a_phone_that_brings_a_mouse_has_the_start_button_after_the_party_and_the_rest_folded(app, client):
+    table = setup_table(client)
+    anna = page(app, table["code"], table, "player-1")
+    assert (
+        anna.index('data-action="start_chapter"')
+        < anna.index('id="mm-fold-add-mouse"')
+        < anna.index('data-action="add_mouse"')
+    )
+    assert 'id="mm-fold-chapter"' in anna
+    bea = page(app, table["code"], table, "player-2")  # no mouse yet: adding one comes first
+    assert "mm-fold-add-mouse" not in bea and bea.index('data-action="add_mouse"') < bea.index(
+        'data-action="start_chapter"'
+    )
+    display = page(app, table["code"], table, "host")
+    assert "mm-fold" not in display
+
+
 def test_a_phone_shows_its_own_mouse_sheet_and_the_other_seats_mice_only_at_a_glance(app, client):
     table = playing_table(client)
     anna = page(app, table["code"], table, "player-1")
