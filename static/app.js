@@ -97,16 +97,34 @@
     if (form && event.detail.xhr && event.detail.xhr.status) { delete form.dataset.clientActionId; }
   });
 
+  // A page cannot see the server's WebSocket pings; it asks itself, and an unanswered ping means the socket
+  // is gone even if it never closed (Wi-Fi lost without the phone noticing).
+  var HEARTBEAT = 10000;
+
+  // While the server is out of reach a tap would vanish silently: say so and hold the buttons until it is back.
+  function showReachable(root, reachable) {
+    root.querySelector("[data-connection]").hidden = reachable;
+    root.querySelectorAll(reachable ? "button[data-held]" : "button:not([disabled])").forEach(function (button) {
+      button.disabled = !reachable;
+      button.toggleAttribute("data-held", !reachable);
+    });
+  }
+
   function connect(root) {
     var failures = 0;
     var pollTimer = null;
-    var indicator = root.querySelector("[data-connection]");
+    var retryTimer = null;
+    var dropSocket = null; // the current socket's way out, while it is open or opening
 
     function poll() {
       var url = root.dataset.liveUrl + "&since=" + liveSeq();
+      var polling = !!pollTimer; // otherwise the socket says whether the table is reachable
       fetch(url, { credentials: "same-origin" }).then(function (response) {
+        if (polling) { showReachable(root, true); }
         if (response.status === 200) { return response.text().then(applyFrame); }
-      }).catch(function () {});
+      }).catch(function () {
+        if (polling) { showReachable(root, false); }
+      });
     }
 
     function startPolling() {
@@ -114,23 +132,56 @@
     }
 
     function open() {
+      retryTimer = null;
       if (!("WebSocket" in window)) { startPolling(); return; }
       var socket = new WebSocket(root.dataset.wsUrl + "&since=" + liveSeq()); // url_for gives ws:// or wss://
+      var heartbeat = null;
+      var unanswered = false;
+      var gone = false;
+
+      function drop() {
+        if (gone) { return; }
+        gone = true;
+        dropSocket = null;
+        clearInterval(heartbeat);
+        socket.onclose = socket.onmessage = null;
+        socket.close();
+        failures += 1;
+        if (!pollTimer) { showReachable(root, false); } // once polling, its answers tell
+        if (failures >= 3) { startPolling(); }
+        retryTimer = setTimeout(open, Math.min(1000 * failures, 10000));
+      }
+
+      dropSocket = drop;
       socket.onopen = function () {
         failures = 0;
-        indicator.hidden = true;
         if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+        showReachable(root, true);
+        heartbeat = setInterval(function () {
+          if (unanswered) { drop(); return; }
+          unanswered = true;
+          socket.send("ping");
+        }, HEARTBEAT);
       };
-      socket.onmessage = function (event) { applyFrame(event.data); };
-      socket.onclose = function () {
-        failures += 1;
-        indicator.hidden = false;
-        if (failures >= 3) { startPolling(); }
-        setTimeout(open, Math.min(1000 * failures, 10000));
+      socket.onmessage = function (event) {
+        unanswered = false;
+        if (event.data !== "pong") { applyFrame(event.data); }
       };
+      socket.onclose = drop;
     }
 
     open();
+    window.addEventListener("offline", function () {
+      if (dropSocket) { dropSocket(); } else { showReachable(root, false); }
+    });
+    // Back online: try at once instead of waiting out the backoff.
+    window.addEventListener("online", function () {
+      if (retryTimer) { clearTimeout(retryTimer); failures = 0; open(); }
+    });
+    // An action that could not reach the server: the socket is likely dead too, reconnect now rather than later.
+    document.addEventListener("htmx:sendError", function () {
+      if (dropSocket) { dropSocket(); }
+    });
     // A phone that slept catches up at once instead of waiting for the socket to notice.
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState === "visible") { poll(); }

@@ -36,6 +36,10 @@ from companion.web.common import (
 sock = Sock()
 bp = Blueprint("ws", __name__)
 
+# A browser cannot see the WebSocket-level pings, so a page whose Wi-Fi died without the socket closing would
+# not know; it sends PING now and then and takes a missing PONG as a lost connection.
+PING, PONG = "ping", "pong"
+
 
 class PageSocket:
     """One open page: whose view it shows, in which language and form, and its connection."""
@@ -136,7 +140,9 @@ def table_socket(ws, code):
     try:
         while page.catch_up(hub, code):
             message = page.next_message()
-            if message is not None:
+            if message == PING:
+                page.send(PONG)
+            elif message is not None:
                 _handle(code, token, page, message)
         ws.close(reason=1008)  # the seat was freed: this phone is not to see it any more
     except (ConnectionClosed, OSError):

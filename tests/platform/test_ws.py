@@ -151,3 +151,13 @@ def test_a_hostile_socket_frame_is_refused_on_that_socket_and_the_table_goes_on(
     ws.send(json.dumps({"type": "write", "note": "fine"}))
     assert frames_until(ws, lambda f: f.get("seq") == 1)["view"]["my_note"] == "fine"
     ws.close()
+
+
+def test_a_page_that_sends_ping_is_answered_pong_and_nothing_is_applied(server):
+    table = open_table(server.url, seats=("player-1",))
+    ws = socket(server.url, table["code"], table["player-1"], query="view=seat&since=0")
+    ws.send("ping")
+    assert ws.recv() == "pong"
+    status, view = call(server.url, "GET", f"/api/tables/{table['code']}/view", token=table["player-1"])
+    assert view["seq"] == 0
+    ws.close()
