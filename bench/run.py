@@ -1,6 +1,7 @@
 """The push-latency benchmark of ../shared/bench/WORKLOAD.md: T tables x 6 seats bidding in sealed rounds.
 
     .venv/bin/python -m bench.run --config sqlite --tables 50 --rounds 20
+    .venv/bin/python -m bench.run --tables 334 --rounds 1 --warmup 0 --pace 5   # 2,004 mostly idle sockets
 
 Starts its own servers on 127.0.0.1, opens one WebSocket per seat, plays the
 rounds and prints one JSON line; it stops by itself (every phase has a time
@@ -78,6 +79,24 @@ class Table:
         self.sending = False
         self.resolve()
         await self.done.wait()
+
+    async def play_paced_round(self, rng: random.Random, pace: float) -> None:
+        """One round as a quiet table plays it: one bid every `pace` seconds, each seen by all before the next."""
+        self.round += 1
+        self.measured = True
+        for seat in self.seats:
+            started = time.perf_counter()
+            self.sending = True
+            self.done.clear()
+            self.pending[seat.index] = (started, {s.index for s in self.seats})
+            amount = rng.randint(1, 1000)
+            await seat.socket.send(
+                json.dumps({"type": "bid", "amount": amount, "client_action_id": f"{self.round}-{seat.index}"})
+            )
+            self.sending = False
+            self.resolve()
+            await self.done.wait()
+            await asyncio.sleep(max(0.0, started + pace - time.perf_counter()))
 
     def heard(self, seat: Seat, frame: dict) -> None:
         if "error" in frame:
@@ -185,7 +204,7 @@ def percentile(values: list[float], share: float) -> float:
     return round(ordered[max(0, math.ceil(len(ordered) * share) - 1)] * 1000, 2) if ordered else 0.0
 
 
-async def play(tables: list[Table], rounds: int, warmup: int, timeout: float, pids: list[int]) -> dict:
+async def play(tables: list[Table], rounds: int, warmup: int, timeout: float, pids: list[int], pace: float) -> dict:
     gate = asyncio.Semaphore(CONNECTING_AT_ONCE)
     listeners = [asyncio.create_task(listen(t, s, gate)) for t in tables for s in t.seats]
     await asyncio.wait_for(asyncio.gather(*(s.first_view.wait() for t in tables for s in t.seats)), timeout)
@@ -193,8 +212,10 @@ async def play(tables: list[Table], rounds: int, warmup: int, timeout: float, pi
     rng = random.Random(7)
 
     async def rounds_at(table: Table, count: int, measured: bool) -> None:
+        if pace and measured:
+            await asyncio.sleep(rng.uniform(0, pace))  # quiet tables do not all act at the same moment
         for _ in range(count):
-            await table.play_round(rng, measured)
+            await (table.play_paced_round(rng, pace) if pace and measured else table.play_round(rng, measured))
 
     if warmup:
         await asyncio.wait_for(asyncio.gather(*(rounds_at(t, warmup, False) for t in tables)), timeout)
@@ -257,7 +278,7 @@ def report(args, tables: list[Table], tally: Tally, measured: dict) -> dict:
         "wall_s": round(wall, 2),
         "rounds": args.rounds,
         "warmup_rounds": args.warmup,
-        "mode": "burst",
+        "mode": f"paced {args.pace} s" if args.pace else "burst",
         "config": args.config,
         "worker": args.worker,
     }
@@ -272,6 +293,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=120, help="seconds allowed for each phase")
+    parser.add_argument(
+        "--pace", type=float, default=0, help="seconds between one table's bids (0: burst, all seats at once)"
+    )
     args = parser.parse_args(argv)
     tally = Tally()
     with (
@@ -280,7 +304,7 @@ def main(argv: list[str] | None = None) -> dict:
     ):
         tables = open_tables(servers, args.tables, args.seats, tally)
         pids = [pid for server in servers for pid in server.pids]
-        measured = asyncio.run(play(tables, args.rounds, args.warmup, args.timeout, pids))
+        measured = asyncio.run(play(tables, args.rounds, args.warmup, args.timeout, pids, args.pace))
     result = report(args, tables, tally, measured)
     print(json.dumps(result), flush=True)
     return result
