@@ -17,7 +17,7 @@ def resource_dir(name: str) -> str:
 
 def create_app(config: dict | None = None) -> Flask:
     """The app factory: configuration, store, live updates, languages and the web blueprints."""
-    from companion import boundary, games, i18n, security
+    from companion import assets, boundary, games, i18n, security
     from companion import config as settings
     from companion.live import Hub
     from companion.store import open_store
@@ -50,6 +50,7 @@ def create_app(config: dict | None = None) -> Flask:
     i18n.init_app(app)
     boundary.init_app(app)
     security.init_app(app)
+    assets.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     ws.sock.init_app(app)
