@@ -224,8 +224,10 @@ def english_pieces(game: str, lang: str) -> tuple[str, ...]:
         translated = translated_catalog.get(message.id)
         assert translated is not None and translated.string, f"{lang}: no translation of {message.id!r}"
         assert not translated.fuzzy, f"{lang}: a fuzzy translation of {message.id!r}"
-        for piece in re.split(r"%\(\w+\)s", message.id):
+        texts = message.id if isinstance(message.id, tuple) else (message.id,)  # a plural's every form
+        translation = " ".join(translated.string) if isinstance(translated.string, tuple) else translated.string
+        for piece in (piece for text in texts for piece in re.split(r"%\(\w+\)s", text)):
             piece = piece.strip(" .:…()")
-            if len(piece) >= 5 and piece not in translated.string:
+            if len(piece) >= 5 and piece not in translation:
                 pieces.append(piece)
     return tuple(pieces)

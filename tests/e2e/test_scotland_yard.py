@@ -4,10 +4,14 @@ from playwright.sync_api import expect
 
 from tests.e2e import lobby
 from tests.e2e.lobby import Seq
+from tests.e2e.phone import SMALL_PHONE, in_first_screen
 
 
-def tap_move(page, picks, avoid=None):
-    """Two taps: a station (a safe one if there is one), then the button that confirms the move."""
+def tap_move(page, picks, avoid=None, first_screen=False):
+    """Two taps: a station (a safe one if there is one), then the button that confirms the move.
+
+    first_screen: both are in the phone's first screen, nobody scrolls for them.
+    """
     safe = picks.locator(":scope:not(.warn)")
     choices = safe if safe.count() else picks
     for index in range(choices.count()):
@@ -17,8 +21,10 @@ def tap_move(page, picks, avoid=None):
     station = pick.get_attribute("data-to")
     # By its station, not its place: a fresh view may reorder the safe stations between the two taps.
     pick = picks.and_(page.locator(f"[data-to='{station}']")).first
-    pick.locator("summary").click()
-    pick.locator("button.go").click()
+    for target in (pick.locator("summary"), pick.locator("button.go")):
+        if first_screen:
+            in_first_screen(page, target)
+        target.click()
     return station
 
 
@@ -55,3 +61,35 @@ def test_mister_x_and_two_detectives_play_three_rounds_and_the_display_shows_the
     expect(display.locator(".slot[data-move='3'] .log-station")).to_have_text(station)
     tickets = display.locator(".figure[data-figure='detective-1'] .count").all_inner_texts()
     assert sum(int(count) for count in tickets) == 23 - 3  # one ticket a round, public on the display
+
+
+def still_to_move(phone):
+    """The figures on a detective's phone that have not moved this round, in the order the phone shows them."""
+    return phone.locator(".my-figure:has(details.pick)")
+
+
+def test_on_a_small_phone_every_move_is_two_taps_in_the_first_screen_and_the_travel_log_reads_at_16_px(server, phones):
+    display = phones(1280, 800)
+    mister_x, dora, dirk = phones(**SMALL_PHONE), phones(**SMALL_PHONE), phones(**SMALL_PHONE)
+    code = lobby.open_table(display, server.url, "Scotland Yard", detectives="2")
+    lobby.take_seat(mister_x, server.url, code, "Mister X", "Xena")
+    lobby.take_seat(dora, server.url, code, "Detective 1", "Dora")
+    lobby.take_seat(dirk, server.url, code, "Detective 2", "Dirk")
+    seq = Seq([display, mister_x, dora, dirk])
+    for _round in (1, 2):
+        station = tap_move(mister_x, mister_x.locator("#sy-moves > .ticket-group details.pick"), first_screen=True)
+        seq.step()
+        # In turn, each detective moves the first figure on their phone that still has to move (a bobby the other
+        # detective has just moved is no longer one of them), until every figure has moved.
+        while any(still_to_move(phone).count() for phone in (dora, dirk)):
+            for phone in (dora, dirk):
+                if still_to_move(phone).count():
+                    tap_move(
+                        phone, still_to_move(phone).first.locator("details.pick"), avoid=station, first_screen=True
+                    )
+                    seq.step()
+
+    sizes = mister_x.locator("#sy-log .slot *").evaluate_all(
+        "nodes => nodes.filter(n => n.textContent.trim()).map(n => parseFloat(getComputedStyle(n).fontSize))"
+    )
+    assert sizes and min(sizes) >= 16, sorted(set(sizes))

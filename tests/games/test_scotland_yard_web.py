@@ -6,7 +6,9 @@ import re
 from collections import deque
 
 import pytest
+from flask import render_template
 
+from companion.catalogs import ROOT
 from companion.games.scotland_yard.board import BOARD
 from companion.games.scotland_yard.rules import DETECTIVE_RIDES, MISTER_X, YOU_TOOK
 from tests import pages
@@ -219,3 +221,40 @@ def test_a_reveal_in_the_first_half_of_a_double_move_stays_on_the_display_after_
     station = view["travel_log"][2]["station"]
     assert f"Mister X showed himself at station {station} (move 3), then moved on." in display
     assert LOG_STATION.findall(display) == [str(station)]
+
+
+@pytest.mark.parametrize(
+    ("lang", "count", "line"),
+    [
+        ("en", 1, "Mister X can be at 1 station:"),
+        ("en", 3, "Mister X can be at 3 stations:"),
+        ("cs", 1, "Mister X může být na 1 stanici:"),
+        ("cs", 3, "Mister X může být na 3 stanicích:"),
+        ("nl", 1, "Mister X kan op 1 halte zijn:"),
+        ("nl", 3, "Mister X kan op 3 haltes zijn:"),
+    ],
+)
+def test_the_notebook_counts_one_station_and_several_stations_in_each_language(app, lang, count, line):
+    notebook = {"count": count, "stations": [13, 26, 29][:count]}
+    with app.test_request_context(f"/?lang={lang}"):
+        html = render_template("games/scotland-yard/_notebook.html", view={"notebook": notebook, "over": False})
+    assert line in html
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG 2 contrast ratio of two #rrggbb colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("ticket", ["taxi", "bus", "underground", "black", "double"])
+def test_every_ticket_s_text_stands_out_from_its_colour_by_at_least_4_5_to_1(ticket):
+    css = (ROOT / "static" / "games" / "scotland-yard.css").read_text()
+    colours = dict(re.findall(r"--([\w-]+): (#[0-9a-f]{6})", css.split("@media")[0]))
+    assert contrast(colours[ticket], colours[f"{ticket}-fg"]) >= 4.5
