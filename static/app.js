@@ -42,11 +42,14 @@
     });
   }
 
-  // Keep open sections open (a confirm step is left to close: its question was about the old state).
+  // Keep open sections open. Left to close: a confirm step (its question was about the old state) and the
+  // section whose form is being sent (its question is answered; reopening it by its summary would open
+  // another figure's station of the same number).
   function openSections() {
-    return Array.from(document.querySelectorAll("#live details[open]:not(.confirm) > summary"), function (summary) {
-      return summary.textContent.trim();
-    });
+    var open = document.querySelectorAll("#live details[open]:not(.confirm)");
+    return Array.from(open).filter(function (details) {
+      return !details.querySelector("form.htmx-request");
+    }).map(function (details) { return details.querySelector(":scope > summary").textContent.trim(); });
   }
 
   function reopen(keys) {
@@ -66,9 +69,10 @@
     if (!wasMyTurn && yourTurn() && navigator.vibrate) { navigator.vibrate(200); }
   }
 
+  // Once only: every later swap (a pushed frame too) settles, and must not reopen what this answer closed.
   var openBeforeAnswer = [];
   document.addEventListener("htmx:beforeSwap", function () { openBeforeAnswer = openSections(); });
-  document.addEventListener("htmx:afterSettle", function () { reopen(openBeforeAnswer); });
+  document.addEventListener("htmx:afterSettle", function () { reopen(openBeforeAnswer); openBeforeAnswer = []; });
 
   document.addEventListener("input", function (event) {
     if (event.target.form && event.target.form.dataset.action) { event.target.dataset.dirty = "true"; }
