@@ -12,8 +12,12 @@ def open_table(page, base: str, game_name: str, **options) -> str:
     card = page.locator(".game", has_text=game_name)
     for name, value in options.items():
         field = card.locator(f"[name={name}]")
+        if not field.is_visible():  # a variant or house rule, folded under "More options"
+            card.locator(".more-options > summary").click()
         if field.evaluate("element => element.tagName") == "SELECT":
             field.select_option(str(value))
+        elif field.get_attribute("type") == "checkbox":
+            field.set_checked(bool(value))
         else:
             field.fill(str(value))
     card.get_by_role("button", name="Open a table").click()
