@@ -99,3 +99,5 @@ def test_on_a_small_phone_the_turn_and_my_mouse_come_first_and_the_rest_is_folde
     expect(anna.get_by_role("button", name="Webbed")).to_be_visible()
     anna.get_by_text("Initiative and story track").click()
     expect(anna.locator("#mm-track .mm-card")).to_have_count(3)
+    markers = anna.locator("#mm-story .mm-marker").evaluate_all("nodes => nodes.map(n => getComputedStyle(n).fontSize)")
+    assert len(markers) == 2 and all(float(size.removesuffix("px")) >= 16 for size in markers), markers
