@@ -8,6 +8,8 @@ play, and after every step call `received()` and check what each screen got
 from __future__ import annotations
 
 import json
+import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -57,6 +59,12 @@ class Table:
                 socket(base, self.code, token, f"since=-1&view={view}"),
             ]
         self.responses: dict[str, list[str]] = {viewer: [] for viewer in self.sockets}
+        # Each socket is read all the time, as a phone does: one that stops reading is cut off by the server.
+        self.frames: dict[str, list[str]] = {viewer: [] for viewer in self.sockets}
+        self.frames_lock = threading.Lock()
+        for viewer, pair in self.sockets.items():
+            for ws in pair:
+                threading.Thread(target=self._read, args=(viewer, ws), daemon=True).start()
 
     def act(self, seat: str, action: dict) -> tuple[int, dict]:
         """Send an action as a seat (or "host"); its answer counts as received by that seat."""
@@ -67,19 +75,24 @@ class Table:
 
     def received(self) -> dict[str, str]:
         """Everything each screen has received since the last call: frames, pages, fragments, JSON, errors."""
+        time.sleep(0.1)  # pushes go out after the action is answered
         got = {viewer: self.responses[viewer] + self._drain(viewer) + self._fetch(viewer) for viewer in self.sockets}
         self.responses = {viewer: [] for viewer in self.sockets}
         return {viewer: "\n".join(parts) for viewer, parts in got.items()}
 
+    def _read(self, viewer: str, ws: websocket.WebSocket) -> None:
+        ws.settimeout(None)
+        try:
+            while True:
+                frame = ws.recv()
+                with self.frames_lock:
+                    self.frames[viewer].append(frame)
+        except (websocket.WebSocketException, OSError):
+            return  # closed by close(), or by the server (a freed seat)
+
     def _drain(self, viewer: str) -> list[str]:
-        frames = []
-        for ws in self.sockets[viewer]:
-            ws.settimeout(0.05)  # pushes are sent before the action is answered
-            try:
-                while True:
-                    frames.append(ws.recv())
-            except websocket.WebSocketTimeoutException:
-                pass
+        with self.frames_lock:
+            frames, self.frames[viewer] = self.frames[viewer], []
         return frames
 
     def _fetch(self, viewer: str) -> list[str]:
