@@ -89,3 +89,13 @@ def test_a_socket_from_another_site_is_refused(server):
     ws = socket(server.url, table["code"], table["player-1"])  # no Origin (an app) and the server's own still work
     assert json.loads(ws.recv())["seq"] == 0
     ws.close()
+
+
+def test_a_phone_gone_without_closing_its_socket_is_let_go_within_thirty_seconds(server):
+    """Nothing happens at the table, so nothing is stuck: the server's pings go unanswered."""
+    table = open_table(server.url, seats=("player-1",))
+    silent = silent_socket(server.url, table["code"])
+    started = time.monotonic()
+    assert closed_by_server(silent, within=30)
+    assert time.monotonic() - started > 10  # by the missed pongs, not at the handshake
+    silent.close()
