@@ -58,14 +58,26 @@
     });
   }
 
+  // A pushed frame replaces #live by hand: htmx.swap first fires two cleanup events for every one of the
+  // fragment's hundreds of elements, the longest task of a page's load when a frame came right after it.
   function applyFrame(html) {
     if (html.charAt(0) === "{") { return; } // a JSON refusal of a socket action
+    var parsed = document.createElement("template");
+    parsed.innerHTML = html;
+    var fresh = parsed.content.getElementById("live");
+    var live = document.getElementById("live");
+    // A display is sent a frame when a phone comes or goes; often nothing it shows changed (its own arrival).
+    if (!fresh || !live || fresh.outerHTML === live.outerHTML) { return; }
     var wasMyTurn = yourTurn();
     var typed = typedValues();
     var open = openSections();
-    htmx.swap(document.body, html, { swapStyle: "none" });
+    var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
+    live.replaceWith(fresh);
+    htmx.process(fresh);
     restoreTyped(typed);
     reopen(open);
+    var refocus = focused && document.getElementById(focused);
+    if (refocus) { refocus.focus({ preventScroll: true }); }
     if (!wasMyTurn && yourTurn() && navigator.vibrate) { navigator.vibrate(200); }
   }
 
