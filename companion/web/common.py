@@ -69,8 +69,8 @@ def game_template(game_id: str, seat: str | None) -> str:
         return "games/generic.html"
 
 
-def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True) -> str:
-    """The live part of a page, rendered from this seat's view alone (seat None: the display)."""
+def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True, host_page: bool = False) -> str:
+    """The live part of a page, rendered from this seat's view alone (seat None: the display or the host page)."""
     service = tables()
     snapshot = service.view(code, seat, fresh=fresh)
     table = service.cached(code)
@@ -82,6 +82,9 @@ def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True) ->
         "live.html",
         code=table.record.code,
         seat=seat,
+        page="seat" if seat else "host" if host_page and is_host else "display",
+        join_url=external_url("pages.join", code=table.record.code),
+        seats_free=not all(taken.get(spec.id) for spec in specs),
         is_host=is_host,
         acting_as=HOST if (is_host and seat is None) else seat,
         seq=snapshot["seq"],

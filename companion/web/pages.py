@@ -141,8 +141,20 @@ def display(code):
         code=code,
         live=live_html(code, None, is_host=cookie_is_host(code)),
         game=tables().live(code).game,
-        join_url=external_url("pages.join", code=code),
-        open_join=not all(tables().names(code).get(spec.id) for spec in tables().seat_specs(tables().live(code))),
+    )
+
+
+@bp.get("/t/<code>/host")
+def host_page(code):
+    """The host's tools (undo, seats, who is connected) and the history, off the table display."""
+    code = tables().live(code).record.code
+    if not cookie_is_host(code):
+        raise Forbidden(N_("Only the host can do that."))
+    return render_template(
+        "host.html",
+        code=code,
+        live=live_html(code, None, is_host=True, host_page=True),
+        game=tables().live(code).game,
     )
 
 
@@ -154,7 +166,7 @@ def live(code):
     since = request.args.get("since", type=int)
     if since is not None and since >= tables().live(code).seq and request.args.get("presence") is None:
         return Response(status=204)
-    return live_html(code, seat, is_host)
+    return live_html(code, seat, is_host, host_page=request.args.get("view") == "host")
 
 
 @bp.post("/t/<code>/act")
@@ -187,8 +199,8 @@ def undo(code):
             client_action_id=optional_str(request.form, "client_action_id"),
         )
     except TableError as error:
-        return _answer(code, HOST, error)
-    return _answer(code, HOST, notice=i18n.say({"msg": N_("The last action was undone."), "args": {}}))
+        return _answer(code, HOST, error, host_page=True)
+    return _answer(code, HOST, notice=i18n.say({"msg": N_("The last action was undone."), "args": {}}), host_page=True)
 
 
 @bp.post("/t/<code>/seats/<seat>/free")
@@ -266,15 +278,18 @@ def http_error(error: HTTPException):
     return render_template("error.html", message=text), error.code, headers
 
 
-def _answer(code: str, actor: str, error: TableError | None = None, notice: str | None = None):
+def _answer(
+    code: str, actor: str, error: TableError | None = None, notice: str | None = None, host_page: bool = False
+):
     """The answer to a form: the fresh live part (and a notice) for htmx, a redirect without JavaScript."""
     seat = None if actor == HOST else actor
     message = error_message(error) if error else notice
     if not request.headers.get("HX-Request"):
         if message:
             flash(message)
-        return redirect(url_for("pages.display" if seat is None else "pages.seat_page", code=code))
-    body = live_html(code, seat, cookie_is_host(code)) + render_template(
+        page = "pages.seat_page" if seat else "pages.host_page" if host_page else "pages.display"
+        return redirect(url_for(page, code=code))
+    body = live_html(code, seat, cookie_is_host(code), host_page=host_page) + render_template(
         "notice.html", notice=message, kind="error" if error else "info"
     )
     return make_response(body, answer_status(error) if error else 200)

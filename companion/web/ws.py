@@ -45,7 +45,15 @@ class PageSocket:
     """One open page: whose view it shows, in which language and form, and its connection."""
 
     def __init__(
-        self, ws, seat: str | None, seat_token: str | None, is_host: bool, locale: str, base_url: str, as_json: bool
+        self,
+        ws,
+        seat: str | None,
+        seat_token: str | None,
+        is_host: bool,
+        locale: str,
+        base_url: str,
+        as_json: bool,
+        host_page: bool = False,
     ):
         self.ws = ws
         self.seat = seat
@@ -55,7 +63,8 @@ class PageSocket:
         self.locale = locale
         self.base_url = base_url
         self.as_json = as_json
-        self.render_key = (seat, self.seat_token_hash, is_host, locale, as_json)
+        self.host_page = host_page
+        self.render_key = (seat, self.seat_token_hash, is_host, locale, as_json, host_page)
         self._behind = threading.Event()  # the table changed since the last frame this page sent
         self._sending_since: float | None = None
 
@@ -110,7 +119,7 @@ def render_push(app: Flask, code: str, page: PageSocket) -> str | None:
         # JSON frames are not translated and hold no URLs: no Flask context needed (it costs more than the frame).
         return json_frame(app.extensions["companion"], code, page.seat)
     with app.test_request_context("/", base_url=page.base_url), force_locale(page.locale):
-        return live_html(code, page.seat, page.is_host, fresh=False)
+        return live_html(code, page.seat, page.is_host, fresh=False, host_page=page.host_page)
 
 
 def json_frame(service: Tables, code: str, seat: str | None) -> str:
@@ -123,7 +132,8 @@ def table_socket(ws, code):
     service = tables()
     code = service.live(code).record.code
     actor, token = _socket_actor(code)
-    seat = actor if (actor not in (None, HOST) and request.args.get("view") != "display") else None
+    view = request.args.get("view")
+    seat = actor if (actor not in (None, HOST) and view not in ("display", "host")) else None
     page = PageSocket(
         ws,
         seat,
@@ -132,6 +142,7 @@ def table_socket(ws, code):
         str(get_locale()),
         request.host_url,
         request.args.get("format") == "json",
+        host_page=view == "host",
     )
     hub = current_app.extensions["companion.hub"]
     if request.args.get("since", -1, type=int) < service.live(code).seq:

@@ -94,4 +94,4 @@ def test_three_players_play_two_full_turns_on_their_phones(server, phones):
     expect(rows.nth(2)).to_contain_text("Bea")
     expect(rows.nth(2).locator(".eyt-points")).to_have_text("-1")
     expect(display.locator("#eyt-tourists h2")).to_contain_text("13")
-    expect(display.locator("#history")).to_contain_text("Bea wins the ghost fight; the ghost of Anna leaves the board")
+    expect(cyril.locator("#history")).to_contain_text("Bea wins the ghost fight; the ghost of Anna leaves the board")

@@ -10,7 +10,7 @@ def test_an_action_in_one_seat_appears_in_the_other_and_on_the_display_without_a
     code = lobby.open_table(display, server.url, "Secret notes", players=2)
     lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
     lobby.take_seat(bea, server.url, code, "Player 2", "Bea")
-    expect(display.locator(".host-panel")).to_contain_text("Anna")
+    expect(display.locator("#table-corner")).to_contain_text("Anna")
     bea.get_by_text("History").click()  # an open section stays open through live updates
     anna.locator("form[data-action=write] input[name=note]").fill("hello")
     anna.locator("form[data-action=write] button").click()
@@ -32,18 +32,21 @@ def test_a_seat_page_survives_the_server_restarting(server, phones):
     anna.locator("form[data-action=write] input[name=note]").fill("after restart")
     anna.locator("form[data-action=write] button").click()
     expect(bea.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
-    expect(display.locator("#history")).to_contain_text("Anna wrote a note.")
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1")
 
 
-def test_the_host_undoes_from_the_display(server, phones):
+def test_the_host_undoes_from_the_host_page_the_display_links_to(server, phones):
     display, anna = phones(1280, 800), phones()
     code = lobby.open_table(display, server.url, "Secret notes", players=2)
     lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
     anna.locator("form[data-action=write] input[name=note]").fill("oops")
     anna.locator("form[data-action=write] button").click()
     expect(display.locator("#live")).to_have_attribute("data-seq", "1")
+    display.get_by_role("link", name="Host", exact=True).click()
+    expect(display.locator("#history")).to_contain_text("Anna wrote a note.")
     display.get_by_text("Undo the last action…").click()
     display.get_by_role("button", name="Yes, undo it").click()
+    expect(display.locator("#history")).to_contain_text("The host undid the last action.")
     expect(anna.locator("#history")).to_contain_text("The host undid the last action.")
     expect(anna.locator("form[data-action=write]")).to_be_visible()
 

@@ -34,8 +34,33 @@ def test_opening_a_table_makes_this_device_the_host(client):
     assert client.get_cookie(f"host_{code}") is not None
     display = client.get(f"/t/{code}/display").get_data(as_text=True)
     assert code in display
-    assert "Undo the last action" not in display  # nothing to undo yet
-    assert 'id="host-panel"' in display
+    assert f'href="/t/{code}/host"' in display
+    host_page = client.get(f"/t/{code}/host").get_data(as_text=True)
+    assert 'id="host-panel"' in host_page
+    assert "Undo the last action" not in host_page  # nothing to undo yet
+
+
+def test_the_host_tools_live_on_the_host_page_not_on_the_display(client, app):
+    code = open_table(client)
+    phone = app.test_client()
+    take_seat(phone, code, "player-1", "Anna")
+    phone.post(f"/t/{code}/act", data={"type": "write", "note": "x", "csrf_token": csrf(phone, f"/t/{code}/seat")})
+    display = client.get(f"/t/{code}/display").get_data(as_text=True)
+    assert 'id="host-panel"' not in display
+    assert 'id="history"' not in display
+    assert "Free this seat" in client.get(f"/t/{code}/host").get_data(as_text=True)
+    assert 'href="/t/' not in phone.get(f"/t/{code}/display").get_data(as_text=True).split('id="table-corner"')[1]
+    assert phone.get(f"/t/{code}/host").status_code == 403
+
+
+def test_the_display_shows_the_join_qr_large_while_a_seat_is_free_and_in_a_corner_once_all_are_taken(client, app):
+    code = open_table(client, players=2)
+    assert "join-open" in client.get(f"/t/{code}/display").get_data(as_text=True)
+    take_seat(app.test_client(), code, "player-1", "Anna")
+    take_seat(app.test_client(), code, "player-2", "Bea")
+    display = client.get(f"/t/{code}/display").get_data(as_text=True)
+    assert "join-open" not in display
+    assert re.search(r'<details class="join-panel join-corner">\s*<summary', display)
 
 
 def test_the_join_qr_code_is_an_svg_of_the_join_url(client):
@@ -127,8 +152,7 @@ def test_the_host_undoes_with_a_confirm_step(client, app):
     phone = app.test_client()
     take_seat(phone, code, "player-1", "Anna")
     phone.post(f"/t/{code}/act", data={"type": "write", "note": "x", "csrf_token": csrf(phone, f"/t/{code}/seat")})
-    display = client.get(f"/t/{code}/display").get_data(as_text=True)
-    assert "Yes, undo it" in display
+    assert "Yes, undo it" in client.get(f"/t/{code}/host").get_data(as_text=True)
     answer = client.post(
         f"/t/{code}/undo", data={"seen_seq": 1}, headers={"HX-Request": "true", "X-CSRF-Token": csrf(client)}
     )
