@@ -44,11 +44,12 @@
 
   // Keep open sections open. Left to close: a confirm step (its question was about the old state) and the
   // section whose form is being sent (its question is answered; reopening it by its summary would open
-  // another figure's station of the same number).
+  // another figure's station of the same number) unless it is a fold of the page (data-fold), which holds
+  // many forms and stays as the player left it.
   function openSections() {
     var open = document.querySelectorAll("#live details[open]:not(.confirm)");
     return Array.from(open).filter(function (details) {
-      return !details.querySelector("form.htmx-request");
+      return details.hasAttribute("data-fold") || !details.querySelector("form.htmx-request");
     }).map(function (details) { return details.querySelector(":scope > summary").textContent.trim(); });
   }
 
