@@ -160,6 +160,21 @@ def test_a_phone_that_brings_a_mouse_has_the_start_button_after_the_party_and_th
     assert "mm-fold" not in display
 
 
+def test_a_player_running_two_mice_sees_the_one_on_turn_first(app, client):
+    table = open_table(client)
+    act(client, table, "player-1", type="add_mouse", hero="lily", life=4)
+    act(client, table, "player-1", type="add_mouse", hero="filch", life=4)
+    act(client, table, "player-2", type="add_mouse", hero="nez", life=6)
+    act(client, table, "player-1", type="start_chapter")
+    for _card in range(3):
+        active = view(client, table)["active"].removeprefix("mouse:")
+        anna = page(app, table["code"], table, "player-1")
+        sheets = re.findall(r'id="mm-sheet-(\w+)"', anna)
+        assert sorted(sheets) == ["filch", "lily"]
+        assert sheets[0] == active or active not in sheets
+        act(client, table, "player-1", type="next")
+
+
 def test_a_phone_shows_its_own_mouse_sheet_and_the_other_seats_mice_only_at_a_glance(app, client):
     table = playing_table(client)
     anna = page(app, table["code"], table, "player-1")
