@@ -4,9 +4,20 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
-KEPT = """async () => {
-  const cache = await caches.open("companion-static-v2");
-  return (await cache.keys()).map(request => request.url);
+# Functions, not expressions: the page's CSP forbids the eval that Playwright's polling of an expression needs.
+CONTROLLED = """async () => {
+  await navigator.serviceWorker.ready;
+  if (!navigator.serviceWorker.controller) {
+    await new Promise(resolve => navigator.serviceWorker.addEventListener("controllerchange", resolve, {once: true}));
+  }
+}"""
+KEPT_ONCE_THERE = """async needed => {
+  for (let tries = 0; tries < 100; tries++) {
+    const kept = (await (await caches.open("companion-static-v2")).keys()).map(request => request.url);
+    if (needed.every(url => kept.includes(url))) { return kept; }
+    await new Promise(resolve => setTimeout(resolve, 100));
+  }
+  return null;
 }"""
 LINKED = """selector => Array.from(document.querySelectorAll(selector), element => element.src || element.href)"""
 
@@ -14,13 +25,13 @@ LINKED = """selector => Array.from(document.querySelectorAll(selector), element 
 def test_the_service_worker_keeps_exactly_the_versioned_files_the_page_uses(server, phones):
     page = phones()
     page.goto(server.url + "/")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.evaluate(CONTROLLED)
     page.reload()  # now every static file goes through the worker
     expect(page.locator("main")).to_be_visible()
     needed = page.evaluate(LINKED, "script[src], link[rel=stylesheet]")
     linked = page.evaluate(LINKED, "[src*='/static/'], [href*='/static/']")
     assert needed and all("?v=" in url for url in linked)
-    page.wait_for_function(f"({KEPT})().then(urls => {needed!r}.every(url => urls.includes(url)))")
-    kept = page.evaluate(KEPT)
+    kept = page.evaluate(KEPT_ONCE_THERE, needed)
+    assert kept is not None, "the worker did not keep the page's scripts and styles"
     assert set(kept) <= set(linked)  # only versioned URLs, and only the current versions
     assert len({urlsplit(url).path for url in kept}) == len(kept)  # one version per file
