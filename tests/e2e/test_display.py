@@ -115,7 +115,6 @@ def test_scotland_yard_fits_the_tv_from_mister_xs_first_move_to_the_end(tv):
     table.assert_fits("the end")
 
 
-@pytest.mark.xfail(strict=True, reason="Downforce's display still overflows 1080p after a sale and in the race")
 def test_downforce_fits_the_tv_through_the_auction_the_race_and_the_final_sums(tv):
     seats = [f"player-{n}" for n in range(1, 7)]
     table = tv("downforce", {"players": 6, "variant": "world-championship"}, seats)
