@@ -172,7 +172,6 @@ def test_mice_and_mystics_fits_the_tv_from_the_setup_through_a_chapter_to_its_en
     table.assert_fits("the chapter won")
 
 
-@pytest.mark.xfail(strict=True, reason="Eat your tourist's display is not laid out for one TV screen yet")
 def test_eat_your_tourist_fits_the_tv_through_a_turn_a_fight_and_the_final_ranking(tv):
     seats = [f"player-{n}" for n in range(1, 5)]
     table = tv("eat-your-tourist", {"players": 4, "starting_player": "player-1", "tourists_per_colour": 2}, seats)
