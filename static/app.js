@@ -42,20 +42,32 @@
     });
   }
 
-  // Keep open sections open. Left to close: a confirm step (its question was about the old state) and the
-  // section whose form is being sent (its question is answered; reopening it by its summary would open
-  // another figure's station of the same number) unless it is a fold of the page (data-fold), which holds
-  // many forms and stays as the player left it.
-  function openSections() {
-    var open = document.querySelectorAll("#live details[open]:not(.confirm)");
-    return Array.from(open).filter(function (details) {
-      return details.hasAttribute("data-fold") || !details.querySelector("form.htmx-request");
-    }).map(function (details) { return details.querySelector(":scope > summary").textContent.trim(); });
+  // Keep open sections open. Left to close: a confirm step when the table moved on (its question was about
+  // the old state; a phone coming or going is no reason) and the section whose form is being sent (its
+  // question is answered; reopening it by its summary would open another figure's station of the same
+  // number) unless it is a fold of the page (data-fold), which holds many forms and stays as the player left it.
+  function openSections(sameState) {
+    return sectionKeys().filter(function (section) {
+      var details = section.details;
+      return details.open && (sameState || !details.classList.contains("confirm")) &&
+        (details.hasAttribute("data-fold") || !details.querySelector("form.htmx-request"));
+    }).map(function (section) { return section.key; });
   }
 
   function reopen(keys) {
-    document.querySelectorAll("#live details:not(.confirm) > summary").forEach(function (summary) {
-      if (keys.indexOf(summary.textContent.trim()) >= 0) { summary.parentElement.open = true; }
+    sectionKeys().forEach(function (section) {
+      if (keys.indexOf(section.key) >= 0) { section.details.open = true; }
+    });
+  }
+
+  // A section is known by its summary's text and which of the sections with that text it is ("Free this
+  // seat…" of the second seat), so that reopening one never opens its namesakes.
+  function sectionKeys() {
+    var seen = {};
+    return Array.from(document.querySelectorAll("#live details > summary"), function (summary) {
+      var text = summary.textContent.trim();
+      seen[text] = (seen[text] || 0) + 1;
+      return { details: summary.parentElement, key: text + "#" + seen[text] };
     });
   }
 
@@ -71,7 +83,7 @@
     if (!fresh || !live || fresh.outerHTML === live.outerHTML) { return; }
     var wasMyTurn = yourTurn();
     var typed = typedValues();
-    var open = openSections();
+    var open = openSections(fresh.dataset.seq === live.dataset.seq);
     var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
     live.replaceWith(fresh);
     htmx.process(fresh);
@@ -82,7 +94,7 @@
     if (!wasMyTurn && yourTurn() && navigator.vibrate) { navigator.vibrate(200); }
   }
 
-  // Once only: every later swap (a pushed frame too) settles, and must not reopen what this answer closed.
+  // Once only: a later answer's swap settles too, and must not reopen what this answer closed.
   var openBeforeAnswer = [];
   document.addEventListener("htmx:beforeSwap", function () { openBeforeAnswer = openSections(); });
   document.addEventListener("htmx:afterSettle", function () { reopen(openBeforeAnswer); openBeforeAnswer = []; });
