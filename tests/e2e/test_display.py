@@ -148,7 +148,6 @@ def test_downforce_fits_the_tv_through_the_auction_the_race_and_the_final_sums(t
     table.assert_fits("the second race's auction")
 
 
-@pytest.mark.xfail(strict=True, reason="Mice and Mystics' display is not laid out for one TV screen yet")
 def test_mice_and_mystics_fits_the_tv_from_the_setup_through_a_chapter_to_its_end(tv):
     seats = [f"player-{n}" for n in range(1, 5)]
     table = tv("mice-and-mystics", {"players": 4, "dice_helper": True}, seats)
