@@ -64,7 +64,8 @@ class PageSocket:
         self.base_url = base_url
         self.as_json = as_json
         self.host_page = host_page
-        self.render_key = (seat, self.seat_token_hash, is_host, locale, as_json, host_page)
+        # An HTML frame holds the join link, absolute on the address this page came by; a JSON frame holds no URL.
+        self.render_key = (seat, self.seat_token_hash, is_host, locale, as_json, host_page, as_json or base_url)
         self._behind = threading.Event()  # the table changed since the last frame this page sent
         self._sending_since: float | None = None
 

@@ -99,3 +99,17 @@ def test_a_phone_gone_without_closing_its_socket_is_let_go_within_thirty_seconds
     assert closed_by_server(silent, within=30)
     assert time.monotonic() - started > 10  # by the missed pongs, not at the handshake
     silent.close()
+
+
+def test_displays_reached_by_different_addresses_each_get_the_join_link_of_their_own(app, service):
+    """Equal pages share a frame; an HTML frame holds the absolute join link, so the address is part of equal.
+
+    (Behind gunicorn with no COMPANION_PUBLIC_URL the link follows the address the page came by.)
+    """
+    from companion.web.ws import PageSocket
+
+    code, _host_token = service.create("secret-notes", {"players": 2})
+    hub = app.extensions["companion.hub"]
+    for base in ("http://127.0.0.1:8000/", "http://localhost:8000/"):
+        page = PageSocket(None, None, None, False, "en", base, as_json=False)
+        assert f'class="url">{base}t/{code}<' in hub.frame(code, page)
