@@ -81,6 +81,8 @@
     var live = document.getElementById("live");
     // A display is sent a frame when a phone comes or goes; often nothing it shows changed (its own arrival).
     if (!fresh || !live || fresh.outerHTML === live.outerHTML) { return; }
+    // The socket and the answer to this page's own action race: a frame older than the page is never shown.
+    if (parseInt(fresh.dataset.seq, 10) < liveSeq()) { return; }
     var wasMyTurn = yourTurn();
     var typed = typedValues();
     var open = openSections(fresh.dataset.seq === live.dataset.seq);
