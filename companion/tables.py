@@ -12,7 +12,7 @@ import logging
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -113,6 +113,9 @@ class LiveTable:
     lock: threading.RLock = field(default_factory=threading.RLock)  # held from reading the state to the append
     # Views take only this one, held while an event is folded in: not across the next event's durable commit.
     view_lock: threading.Lock = field(default_factory=threading.Lock)
+    # Actions and undos not yet appended; whoever holds `lock` appends them all in one commit.
+    # A deque: threads add to it without taking `lock` (its append and popleft are atomic).
+    waiting: deque = field(default_factory=deque)
 
     def __post_init__(self):
         self.moments.append((self.seq, self.game.moment(self.state)))
@@ -138,10 +141,12 @@ class LiveTable:
         if moment != self.moments[-1][1]:
             self.moments.append((event.seq, moment))
 
+    def moment_at(self, seq: int):
+        """The game's moment (round, car on auction) that a view of `seq` showed."""
+        return self.moments[bisect.bisect_right(self.moments, seq, key=lambda entry: entry[0]) - 1][1]
+
     def moment_changed_since(self, seq: int) -> bool:
-        """Whether the game's moment (round, car on auction) is another than the one a view of `seq` showed."""
-        then = self.moments[bisect.bisect_right(self.moments, seq, key=lambda entry: entry[0]) - 1][1]
-        return then != self.moments[-1][1]
+        return self.moment_at(seq) != self.moments[-1][1]
 
     def apply(self, event: Event) -> dict:
         return self.game.apply(self.state, event.actor, event.payload, Rng(self.record.seed, event.seq))
@@ -153,6 +158,60 @@ class LiveTable:
             if line.seq == undone_seq:
                 line.undone = True
         self.history.append(HistoryLine(event.seq, N_("The host undid the last action."), {}))
+
+
+@dataclass
+class Request:
+    """An action or undo waiting for its append, which another thread's commit may make for it."""
+
+    actor: str
+    client_action_id: str | None
+    prepare: Callable  # (Draft) -> (the event, the state after it or None for an undo); raises TableError
+    is_undo: bool = False
+    taken: tuple[int, bool] | None = None  # (seq, was it a repeat), once checked against the draft
+    outcome: tuple[int, bool] | BaseException | None = None  # decided: what `act` or `undo` returns or raises
+
+
+class Draft:
+    """The table as it will be once the requests checked before in the same commit are stored.
+
+    The next request of the commit is checked against it; the table itself (what
+    every page shows) takes the events only once they are durable.
+    """
+
+    def __init__(self, table: LiveTable):
+        self.table = table
+        self.game = table.game
+        self.seq = table.seq
+        self.state = table.state
+        self.appended: list[tuple[Event, dict | None]] = []
+        self.action_ids: dict = {}
+
+    @property
+    def is_clean(self) -> bool:
+        return not self.appended
+
+    def moment_changed_since(self, seq: int) -> bool:
+        return self.table.moment_at(seq) != self.game.moment(self.state)
+
+    def apply(self, event: Event) -> dict:
+        return self.game.apply(self.state, event.actor, event.payload, Rng(self.table.record.seed, event.seq))
+
+    def take(self, request: Request) -> None:
+        """Check the request here; a repeat of an action already taken is answered with that action's seq."""
+        key = (request.actor, request.client_action_id)
+        repeated = self.table.action_ids.get(key) or self.action_ids.get(key)
+        if repeated:
+            request.taken = (repeated, True)
+            return
+        event, after = request.prepare(self)
+        self.appended.append((event, after))
+        self.seq = event.seq
+        if after is not None:
+            self.state = after
+        if event.client_action_id:
+            self.action_ids[key] = event.seq
+        request.taken = (event.seq, False)
 
 
 class Tables:
@@ -331,27 +390,27 @@ class Tables:
         table = self.cached(code)
         client_action_id = client_action_id or None
 
-        def prepare() -> tuple[Event, dict]:
-            if seen_seq is not None and seen_seq < table.seq and (
-                action.get("type") not in table.game.concurrent or table.moment_changed_since(seen_seq)
+        def prepare(draft: Draft) -> tuple[Event, dict]:
+            if seen_seq is not None and seen_seq < draft.seq and (
+                action.get("type") not in table.game.concurrent or draft.moment_changed_since(seen_seq)
             ):
                 raise Stale(N_("The table moved on while you were choosing. Here is the current state."))
-            event = Event(table.seq + 1, "action", actor, action, client_action_id, self.clock())
-            return event, self._check(table, event)
+            event = Event(draft.seq + 1, "action", actor, action, client_action_id, self.clock())
+            return event, self._check(draft, event)
 
-        return self._record(table, actor, client_action_id, prepare)
+        return self._record(table, Request(actor, client_action_id, prepare))
 
-    def _check(self, table: LiveTable, event: Event) -> dict:
+    def _check(self, draft: Draft, event: Event) -> dict:
         """The state after `event`, or the reason the rules refuse it."""
-        if table.game.outcome(table.state) is not None:
+        if draft.game.outcome(draft.state) is not None:
             raise Conflict(N_("This game is over."))
         try:
-            return table.apply(event)
+            return draft.apply(event)
         except RuleError as error:
             raise Refused(error) from error
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
             # A game that trips over an action its schema let through: the table must go on.
-            log.exception("%s could not apply %r", table.game.id, event.payload)
+            log.exception("%s could not apply %r", draft.game.id, event.payload)
             raise Refused(RuleError(N_("That does not fit the game right now."))) from error
 
     def undo(self, code: str, seen_seq: int | None = None, client_action_id: str | None = None) -> tuple[int, bool]:
@@ -359,7 +418,8 @@ class Tables:
         table = self.cached(code)
         client_action_id = client_action_id or None
 
-        def prepare() -> tuple[Event, None]:
+        def prepare(draft: Draft) -> tuple[Event, None]:
+            # An undo is checked against the stored table alone (_take_batch), so the draft is the table.
             if seen_seq is not None and seen_seq != table.seq:
                 raise Stale(N_("The table moved on: the last action is now a different one. Look again."))
             if not table.undo_stack:
@@ -371,42 +431,91 @@ class Tables:
                 raise Refused(error) from error
             return Event(table.seq + 1, "undo", HOST, {"undoes": undone_seq}, client_action_id, self.clock()), None
 
-        return self._record(table, HOST, client_action_id, prepare)
+        return self._record(table, Request(HOST, client_action_id, prepare, is_undo=True))
 
-    def _record(self, table: LiveTable, actor: str, client_action_id: str | None, prepare) -> tuple[int, bool]:
-        """Append the event `prepare` makes from the current state, once, in order; then tell every page.
+    def _record(self, table: LiveTable, request: Request) -> tuple[int, bool]:
+        """Append the request's event once, in order, durably; then tell every page.
 
-        First straight away; if another process appended first, in this process's turn
-        (the others wait for it), after reading what they appended.
+        Requests that arrive while the table's last commit is under way wait
+        together, and whoever holds the table's lock next appends them all in
+        one commit: six sealed bids sent at once cost one or two durable
+        commits, not six in a row.
         """
+        table.waiting.append(request)
         with table.lock:
-            appended = self._append(table, actor, client_action_id, prepare)
-            if appended is None:
-                with self.store.turn(table.record.code):
-                    while appended is None:
-                        seen = table.seq
-                        self._catch_up(table)
-                        if table.seq == seen:  # nothing newer to read: retrying would only fail again
-                            raise Unavailable(N_("The table is busy for a moment; please try again."))
-                        appended = self._append(table, actor, client_action_id, prepare)
-        seq, repeated = appended
-        if not repeated:
-            self.publish(table.record.code, seq)
-        return seq, repeated
+            batch = self._take_batch(table) if request.outcome is None else []
+            try:
+                self._append_batch(table, batch)
+            finally:
+                self._decide(batch, busy())  # the store failed under a turn: nobody of the batch waits on
+        if any(isinstance(each.outcome, tuple) and not each.outcome[1] for each in batch):
+            self.publish(table.record.code, table.seq)
+        if isinstance(request.outcome, BaseException):
+            raise request.outcome
+        return request.outcome
 
-    def _append(self, table: LiveTable, actor: str, client_action_id: str | None, prepare) -> tuple[int, bool] | None:
-        """(seq, was it a repeat) once appended and folded in; None when another writer took the seq first."""
-        if (actor, client_action_id) in table.action_ids:
-            return table.action_ids[actor, client_action_id], True
-        event, after = prepare()
-        try:
-            self.store.append(table.record.code, event)
-        except (SeqTaken, DuplicateAction):
-            return None
-        except StoreBusy as error:
-            raise Unavailable(N_("The table is busy for a moment; please try again.")) from error
-        table.fold(event, after)
-        return event.seq, False
+    @staticmethod
+    def _take_batch(table: LiveTable) -> list[Request]:
+        """The waiting requests of one commit: all of them up to an undo, or the undo alone."""
+        batch: list[Request] = []
+        while table.waiting and not (batch and (batch[-1].is_undo or table.waiting[0].is_undo)):
+            batch.append(table.waiting.popleft())
+        return batch
+
+    def _append_batch(self, table: LiveTable, batch: list[Request]) -> None:
+        """Decide every request of the batch: first straight away; if another process appended
+        first, in this process's turn (the others wait for it), after reading what they appended."""
+        if not batch or self._commit(table, batch):
+            return
+        with self.store.turn(table.record.code):
+            while True:
+                seen = table.seq
+                self._catch_up(table)
+                if table.seq == seen:  # nothing newer to read: retrying would only fail again
+                    self._decide(batch, busy())
+                    return
+                if self._commit(table, batch):
+                    return
+
+    def _commit(self, table: LiveTable, batch: list[Request]) -> bool:
+        """Check the batch against the table, append what the rules accept in one durable commit, fold it in.
+
+        False when another writer took the seq first (nothing decided). A batch the
+        store refuses for any other reason is tried one request at a time, so an
+        append that cannot be stored fails alone.
+        """
+        draft = Draft(table)
+        for request in batch:
+            request.taken = request.outcome = None
+            try:
+                draft.take(request)
+            except Exception as error:  # noqa: BLE001 - a refusal (or a game's bug) is its own request's answer
+                request.outcome = error
+        if not draft.is_clean:
+            try:
+                self.store.append(table.record.code, *(event for event, _after in draft.appended))
+            except (SeqTaken, DuplicateAction):
+                return False
+            except Exception as error:  # noqa: BLE001 - told to the requests (or tried one by one), never lost
+                if len(draft.appended) == 1:
+                    maker = next(request for request in batch if request.taken == (draft.seq, False))
+                    maker.outcome = busy() if isinstance(error, StoreBusy) else error
+                for request in batch:
+                    if request.outcome is None and not self._commit(table, [request]):
+                        self._decide([request], busy())
+                return True
+            for event, after in draft.appended:
+                table.fold(event, after)
+        for request in batch:
+            if request.outcome is None:
+                request.outcome = request.taken
+        return True
+
+    @staticmethod
+    def _decide(batch: list[Request], error: BaseException) -> None:
+        for request in batch:
+            if request.outcome is None:
+                request.outcome = error
 
     # -- views ----------------------------------------------------------------
 
@@ -430,6 +539,10 @@ class Tables:
                 "outcome": table.game.outcome(table.state),
                 "can_undo": bool(table.undo_stack),
             }
+
+
+def busy() -> Unavailable:
+    return Unavailable(N_("The table is busy for a moment; please try again."))
 
 
 def normalise_code(code: str) -> str:

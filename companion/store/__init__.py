@@ -85,11 +85,12 @@ class Store(Protocol):
     def events(self, code: str, after: int = 0) -> list[Event]:
         """The table's events with seq > after, in order."""
 
-    def append(self, code: str, event: Event) -> None:
-        """Durably append `event` at `event.seq`, which must be the next seq.
+    def append(self, code: str, *events: Event) -> None:
+        """Durably append the table's next events, in order, at their `seq`s (the first must be the next seq).
 
-        Raises SeqTaken if that seq exists, DuplicateAction if the actor's
-        client action id does. Returns only once the event survives a crash.
+        All or nothing: raises SeqTaken if one of the seqs exists, DuplicateAction
+        if one of the actors' client action ids does, and then stores none of them.
+        Returns only once the events survive a crash.
         """
 
     def turn(self, code: str) -> AbstractContextManager:

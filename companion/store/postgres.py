@@ -174,29 +174,37 @@ class PostgresStore:
         )
         return [Event(*row) for row in rows]
 
-    def append(self, code: str, event: Event) -> None:
-        # One statement: the row and the table's `updated` commit together, and a taken seq or action id
+    def append(self, code: str, *events: Event) -> None:
+        # One statement: the rows and the table's `updated` commit together, and a taken seq or action id
         # fails the whole statement.
+        rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(events))
+        params = [
+            value
+            for event in events
+            for value in (
+                code,
+                event.seq,
+                event.kind,
+                event.actor,
+                Jsonb(event.payload),
+                event.client_action_id,
+                event.created,
+            )
+        ]
         try:
             self._write(
-                "WITH added AS (INSERT INTO events VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING code)"
+                f"WITH added AS (INSERT INTO events VALUES {rows} RETURNING code)"
                 " UPDATE tables SET updated = %s, archived = false WHERE code IN (SELECT code FROM added)"
                 " RETURNING code",
-                (
-                    code,
-                    event.seq,
-                    event.kind,
-                    event.actor,
-                    Jsonb(event.payload),
-                    event.client_action_id,
-                    event.created,
-                    event.created,
-                ),
+                (*params, events[-1].created),
             )
         except errors.UniqueViolation as error:
             if error.diag.constraint_name == "events_actor_action":
-                raise DuplicateAction(self.action_seq(code, event.actor, event.client_action_id)) from error
-            raise SeqTaken(event.seq) from error
+                for event in events:
+                    seq = event.client_action_id and self.action_seq(code, event.actor, event.client_action_id)
+                    if seq:
+                        raise DuplicateAction(seq) from error
+            raise SeqTaken(events[0].seq) from error
 
     def action_seq(self, code: str, actor: str, client_action_id: str) -> int | None:
         rows = self._rows(

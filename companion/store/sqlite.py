@@ -74,11 +74,11 @@ CREATE TABLE IF NOT EXISTS seats (
 
 
 class _Pending:
-    """An append waiting for the group commit that makes it durable, or for its turn to lead one."""
+    """One table's append waiting for the group commit that makes it durable, or for its turn to lead one."""
 
-    def __init__(self, code: str, event: Event, leads: bool):
+    def __init__(self, code: str, events: tuple[Event, ...], leads: bool):
         self.code = code
-        self.event = event
+        self.events = events
         self.leads = leads
         self.error: Exception | None = None
         self.woken = threading.Event()  # committed, or made the next leader
@@ -171,9 +171,9 @@ class SqliteStore:
         )
         return [Event(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
 
-    def append(self, code: str, event: Event) -> None:
+    def append(self, code: str, *events: Event) -> None:
         with self._queue_lock:
-            pending = _Pending(code, event, leads=not self._committing)
+            pending = _Pending(code, events, leads=not self._committing)
             self._queue.append(pending)
             self._committing = True
         if not pending.leads:
@@ -214,37 +214,47 @@ class SqliteStore:
                 pending.error = pending.error or StoreBusy(str(error))
 
     def _insert(self, db: sqlite3.Connection, pending: _Pending) -> None:
-        """One append of the batch, in a savepoint: if it fails, it fails alone and the others commit."""
-        event = pending.event
-        db.execute("SAVEPOINT event")
+        """One table's append of the batch, in a savepoint: if it fails, it fails alone and the others commit."""
+        db.execute("SAVEPOINT append")
         try:
-            db.execute(
+            db.executemany(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    pending.code,
-                    event.seq,
-                    event.kind,
-                    event.actor,
-                    json.dumps(event.payload),
-                    event.client_action_id,
-                    event.created,
-                ),
+                [
+                    (
+                        pending.code,
+                        event.seq,
+                        event.kind,
+                        event.actor,
+                        json.dumps(event.payload),
+                        event.client_action_id,
+                        event.created,
+                    )
+                    for event in pending.events
+                ],
             )
-            db.execute("UPDATE tables SET updated = ?, archived = 0 WHERE code = ?", (event.created, pending.code))
+            db.execute(
+                "UPDATE tables SET updated = ?, archived = 0 WHERE code = ?", (pending.events[-1].created, pending.code)
+            )
         except sqlite3.IntegrityError:
-            db.execute("ROLLBACK TO event")
-            row = (
-                event.client_action_id
-                and db.execute(
+            db.execute("ROLLBACK TO append")
+            pending.error = self._refusal(db, pending)
+        except Exception as error:  # noqa: BLE001 - whatever this append tripped over is its caller's alone
+            db.execute("ROLLBACK TO append")
+            pending.error = error
+        db.execute("RELEASE append")
+
+    @staticmethod
+    def _refusal(db: sqlite3.Connection, pending: _Pending) -> Exception:
+        """Why the table's events could not go in: a client action id already there, else a seq already taken."""
+        for event in pending.events:
+            if event.client_action_id:
+                row = db.execute(
                     "SELECT seq FROM events WHERE code = ? AND actor = ? AND client_action_id = ?",
                     (pending.code, event.actor, event.client_action_id),
                 ).fetchone()
-            )
-            pending.error = DuplicateAction(row[0]) if row else SeqTaken(event.seq)
-        except Exception as error:  # noqa: BLE001 - whatever this append tripped over is its caller's alone
-            db.execute("ROLLBACK TO event")
-            pending.error = error
-        db.execute("RELEASE event")
+                if row:
+                    return DuplicateAction(row[0])
+        return SeqTaken(pending.events[0].seq)
 
     def turn(self, code: str) -> contextlib.AbstractContextManager:
         """One process owns the file: there is no other process to wait for."""

@@ -100,6 +100,22 @@ def test_another_actor_may_use_the_same_client_action_id(store):
     assert store.action_seq("ABC234", "player-2", "same") == 2
 
 
+def test_a_tables_events_appended_together_are_stored_all_or_none(store):
+    store.create_table(a_table())
+    store.append("ABC234", an_action(1, "id-1"), an_action(2, "id-2"))
+    with pytest.raises(DuplicateAction) as duplicate:
+        store.append("ABC234", an_action(3, "id-3"), an_action(4, "id-1"))
+    assert duplicate.value.seq == 1
+    with pytest.raises(SeqTaken):
+        store.append("ABC234", an_action(2, "id-5"), an_action(3, "id-6"))
+    store.append("ABC234", an_action(3, "id-3"))
+    assert [(event.seq, event.client_action_id) for event in store.events("ABC234")] == [
+        (1, "id-1"),
+        (2, "id-2"),
+        (3, "id-3"),
+    ]
+
+
 def test_the_same_client_action_id_may_appear_at_two_tables(store):
     store.create_table(a_table("ABC234"))
     store.create_table(a_table("XYZ789"))
