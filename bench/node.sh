@@ -3,6 +3,8 @@
 # configuration, so that every figure in RESULTS.md comes from the same generator:
 #   CONFIG=sqlite          one gunicorn worker on SQLite (what ours-node/run.sh does)
 #   CONFIG=postgres-redis  gunicorn workers on one port sharing PostgreSQL and Redis (PROCESSES, default 2)
+#   PROXY=nginx            deploy/nginx.conf (plain HTTP, bench/nginx.py) in front of PROCESSES separate servers of one
+#                          worker each, every table routed to one of them; nginx's CPU counts with the servers'
 # NODE_BENCH is the scratch copy of shared/bench/ours-node (beside its peer-boardgameio with node_modules).
 #   NODE_BENCH=/tmp/bench/ours-node CONFIG=postgres-redis TABLES=50 ROUNDS=20 WARMUP_ROUNDS=2 bash bench/node.sh
 set -euo pipefail
@@ -10,7 +12,9 @@ project=$(cd "$(dirname "$0")/.." && pwd)
 NODE_BENCH=${NODE_BENCH:?set NODE_BENCH to the scratch copy of ours-node}
 CONFIG=${CONFIG:-sqlite}
 WORKER=${WORKER:-gevent}
-port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+PROXY=${PROXY:-}
+free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
+port=$(free_port)
 data=$(mktemp -d /tmp/companion-bench.XXXXXX)
 workers=1
 database=""
@@ -22,17 +26,33 @@ if [ "$CONFIG" = postgres-redis ]; then
   export COMPANION_REDIS_URL=redis://127.0.0.1:6379/0 COMPANION_REDIS_PREFIX=companion-bench-$$
 fi
 cd "$project"
-COMPANION_EXTRA_GAMES=bench.sealed_bid COMPANION_RATE_LIMIT_TABLES=1000000 COMPANION_RATE_LIMIT_SEATS=1000000 \
-COMPANION_BIND=127.0.0.1:$port COMPANION_WORKER_CLASS=$WORKER COMPANION_WORKERS=$workers COMPANION_DATA_DIR=$data \
-PYTHONPATH=$project .venv/bin/python -m gunicorn -c deploy/gunicorn.conf.py 'companion:create_app()' >"$data/server.log" 2>&1 &
-master=$!
+masters=""
+serve() {  # serve PORT WORKERS: one gunicorn with that many workers on 127.0.0.1:PORT
+  COMPANION_EXTRA_GAMES=bench.sealed_bid COMPANION_RATE_LIMIT_TABLES=1000000 COMPANION_RATE_LIMIT_SEATS=1000000 \
+  COMPANION_BIND=127.0.0.1:$1 COMPANION_WORKER_CLASS=$WORKER COMPANION_WORKERS=$2 COMPANION_DATA_DIR=$data \
+  PYTHONPATH=$project .venv/bin/python -m gunicorn -c deploy/gunicorn.conf.py 'companion:create_app()' \
+    >"$data/server-$1.log" 2>&1 &
+  masters="$masters $!"
+}
 cleanup() {
-  kill $master 2>/dev/null; wait $master 2>/dev/null
+  for master in $masters; do kill "$master" 2>/dev/null; wait "$master" 2>/dev/null; done
   [ -n "$database" ] && psql -q -h 127.0.0.1 -U postgres -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" postgres
   rm -rf "$data"
 }
 trap cleanup EXIT
-for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
+ready() { for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$1/healthz" >/dev/null && return; sleep 0.2; done; }
+if [ "$PROXY" = nginx ]; then
+  upstreams=""
+  for _ in $(seq 1 "$workers"); do upstream=$(free_port); serve "$upstream" 1; upstreams="$upstreams $upstream"; done
+  for upstream in $upstreams; do ready "$upstream"; done
+  # shellcheck disable=SC2086 # one argument per upstream port
+  .venv/bin/python -m bench.nginx "$data/nginx" "$port" $upstreams
+  /usr/sbin/nginx -p "$data/nginx" -c "$data/nginx/nginx.conf" -e "$data/nginx/stderr.log" -g "daemon off;" &
+  masters="$masters $!"
+else
+  serve "$port" "$workers"
+fi
+ready "$port"
 sleep 0.5  # every worker up
-pids=$(cat /proc/$master/task/$master/children 2>/dev/null | tr ' ' ',' | sed 's/,$//')
-SERVER=http://127.0.0.1:$port SERVER_PIDS=${pids:-$master} node "$NODE_BENCH/load.js"
+pids=$(for master in $masters; do cat "/proc/$master/task/$master/children" 2>/dev/null; done | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
+SERVER=http://127.0.0.1:$port SERVER_PIDS=$pids node "$NODE_BENCH/load.js"

@@ -75,11 +75,29 @@ pid {self.folder}/nginx.pid;
 error_log {self.folder}/error.log;
 events {{ worker_connections 256; }}
 http {{
-    access_log {self.folder}/access.log;
+    log_format routed '$upstream_addr $request_uri';
+    access_log {self.folder}/access.log routed;
 {temp}
     include {self.folder}/companion.conf;
 }}
 """
+
+    def upstreams_by_table(self, codes: list[str], requests_each: int) -> dict[str, set[str]]:
+        """For each join code, the processes (upstream addresses) that served its requests, from the access log.
+
+        Waits until every table's requests are logged (a socket's line comes once nginx has seen it close).
+        """
+        deadline = time.monotonic() + 10
+        while True:
+            served: dict[str, list[str]] = {code: [] for code in codes}
+            for line in (self.folder / "access.log").read_text().splitlines():
+                upstream, _space, uri = line.partition(" ")
+                for code in codes:
+                    if f"/{code}/" in uri:
+                        served[code].append(upstream)
+            if all(len(upstreams) >= requests_each for upstreams in served.values()) or time.monotonic() > deadline:
+                return {code: set(upstreams) for code, upstreams in served.items()}
+            time.sleep(0.1)
 
     def command(self, *extra: str) -> list[str]:
         return [NGINX, "-p", str(self.folder), "-c", str(self.folder / "nginx.conf"), "-e", "stderr", *extra]
@@ -149,7 +167,7 @@ def test_a_socket_through_nginx_gets_every_update(behind_nginx):
     )
     try:
         assert json.loads(page.recv())["seq"] == 0
-        for n in range(1, 4):  # nginx sends each POST to either process; the socket hears them all
+        for n in range(1, 4):
             status, acted = behind_nginx.request(
                 "POST",
                 f"/api/tables/{code}/actions",
@@ -160,6 +178,38 @@ def test_a_socket_through_nginx_gets_every_update(behind_nginx):
             assert json.loads(page.recv())["seq"] == acted["applied_seq"]
     finally:
         page.close()
+
+
+def test_every_request_of_a_table_reaches_one_process_and_the_tables_spread_over_both(behind_nginx):
+    codes = []
+    for n in range(16):  # from 16 addresses: one new table each, within the rate limit
+        status, created = behind_nginx.request("POST", "/api/tables", {"game": "secret-notes"}, f"127.0.0.{10 + n}")
+        assert status == 201, created
+        codes.append(created["code"])
+    for code in codes:
+        status, seat = behind_nginx.request("POST", f"/api/tables/{code}/seats", {"seat": "player-1", "name": "Anna"})
+        assert status == 201, seat
+        page = websocket.create_connection(
+            f"wss://127.0.0.1:{behind_nginx.https_port}/t/{code}/ws?format=json&since=-1",
+            header=[f"Authorization: Bearer {seat['token']}"],
+            origin=f"https://127.0.0.1:{behind_nginx.https_port}",
+            sslopt={"cert_reqs": ssl.CERT_NONE, "check_hostname": False},
+            timeout=10,
+        )
+        json.loads(page.recv())
+        status, acted = behind_nginx.request(
+            "POST",
+            f"/api/tables/{code}/actions",
+            {"type": "write", "note": "n"},
+            headers={"Authorization": f"Bearer {seat['token']}"},
+        )
+        assert status == 200, acted
+        assert json.loads(page.recv())["seq"] == acted["applied_seq"]
+        page.close()
+
+    served = behind_nginx.upstreams_by_table(codes, requests_each=3)  # the seat, the socket, the action
+    assert all(len(upstreams) == 1 for upstreams in served.values()), served
+    assert len(set().union(*served.values())) == 2, served
 
 
 def test_rate_limits_count_each_client_behind_nginx(behind_nginx):
