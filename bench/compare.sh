@@ -6,7 +6,7 @@
 #   .venv/bin/python -m bench.medians runs.jsonl
 # Each output line is the generator's JSON line with "server": "peer" or "ours".
 # PROCESSES_TO_COMPARE="1 2" CONFIG=postgres-redis instead compares this server with 1 and with 2 processes
-# ("server": "ours-1", "ours-2"; with PROXY=nginx "ours-1-nginx", "ours-2-nginx": see bench/node.sh), no peer.
+# ("server": "ours-1", "ours-2"), no peer; an entry N-nginx runs N processes behind nginx (PROXY=nginx, bench/node.sh).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 PEER_BENCH=${PEER_BENCH:-}
@@ -19,7 +19,8 @@ for run in $(seq 1 "${RUNS:-5}"); do
     echo "run $run: $TABLES tables x $ROUNDS rounds" >&2
     if [ -n "${PROCESSES_TO_COMPARE:-}" ]; then
       for processes in $PROCESSES_TO_COMPARE; do
-        PROCESSES=$processes bash "$here/node.sh" 2>/dev/null | tag "ours-$processes${PROXY:+-$PROXY}"
+        PROCESSES=${processes%%-*} PROXY=$([ "$processes" = "${processes%-nginx}" ] || echo nginx) \
+          bash "$here/node.sh" 2>/dev/null | tag "ours-$processes"
       done
     else
       (cd "$PEER_BENCH" && bash run.sh 2>/dev/null) | tag peer

@@ -34,8 +34,9 @@ def create_app(config: dict | None = None) -> Flask:
     # Served over HTTPS (`serve --tls`, or nginx with a certificate): the session cookie never goes out in clear.
     if (app.config["PUBLIC_URL"] or "").startswith("https://"):
         app.config["SESSION_COOKIE_SECURE"] = True
-    # A phone that vanished without closing its socket misses a pong and is let go within two intervals.
-    app.config.setdefault("SOCK_SERVER_OPTIONS", {"ping_interval": 12, "max_message_size": boundary.MAX_BODY})
+    # No ping_interval: simple-websocket would then watch every socket with a selector of its own around each
+    # read; each page pings from its own thread instead (web/ws.py, PING_INTERVAL).
+    app.config.setdefault("SOCK_SERVER_OPTIONS", {"max_message_size": boundary.MAX_BODY})
 
     store = open_store(app.config["DATABASE_URL"], app.config["DATA_DIR"])
     hub = Hub(render=lambda code, page: ws.render_push(app, code, page))

@@ -28,6 +28,9 @@ def from_environment() -> dict:
         # How many proxies in front of the app (nginx: 1) may say who the client is (X-Forwarded-For, -Proto).
         "TRUSTED_PROXIES": int(env.get("COMPANION_TRUSTED_PROXIES", "0")),
         "IDLE_DAYS": int(env.get("COMPANION_IDLE_DAYS", "30")),
+        # Seconds between the server's WebSocket pings: a phone gone without closing misses a pong and is
+        # let go within two of them.
+        "PING_INTERVAL": float(env.get("COMPANION_PING_INTERVAL", "12")),
         # Add-on games: comma-separated modules that expose `game`, registered beside the built-in ones.
         "EXTRA_GAMES": env.get("COMPANION_EXTRA_GAMES", ""),
     }

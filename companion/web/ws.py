@@ -1,9 +1,9 @@
 """The WebSocket of an open page: fresh views pushed in, actions (optionally) sent out.
 
 Each page's own thread does all of its I/O: it reads the actions the phone
-sends and, when the hub wakes it, sends the page's newest view. Nothing else
-ever writes to its socket, so a phone that stops reading blocks only its own
-thread, until the hub's watchdog cuts it off.
+sends, pings the phone now and then and, when the hub wakes it, sends the
+page's newest view. Nothing else ever writes to its socket, so a phone that
+stops reading blocks only its own thread, until the hub's watchdog cuts it off.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import time
 from flask import Blueprint, Flask, abort, current_app, request
 from flask_babel import force_locale, get_locale
 from flask_sock import ConnectionClosed, Sock
+from wsproto.events import Ping
+from wsproto.frame_protocol import CloseReason
 
 from companion import i18n
 from companion.boundary import parse_json_text
@@ -54,6 +56,7 @@ class PageSocket:
         base_url: str,
         as_json: bool,
         host_page: bool = False,
+        ping_interval: float = 12.0,
     ):
         self.ws = ws
         self.seat = seat
@@ -68,6 +71,8 @@ class PageSocket:
         self.render_key = (seat, self.seat_token_hash, is_host, locale, as_json, host_page, as_json or base_url)
         self._behind = threading.Event()  # the table changed since the last frame this page sent
         self._sending_since: float | None = None
+        self.ping_interval = ping_interval
+        self._next_ping = time.monotonic() + ping_interval
 
     def wake(self) -> None:
         self._behind.set()
@@ -81,21 +86,36 @@ class PageSocket:
             self.ws.sock.shutdown(socket.SHUT_RDWR)  # the stuck send fails and the reader sees the end
 
     def send(self, frame: str) -> None:
+        self._sending(self.ws.send, frame)
+
+    def _sending(self, send, *args) -> None:
+        """Write to the socket where the watchdog sees it if the write gets stuck."""
         self._sending_since = time.monotonic()
         try:
-            self.ws.send(frame)
+            send(*args)
         finally:
             self._sending_since = None
 
     def next_message(self) -> str | None:
         """Wait until the page has something to do; an incoming message, or None when it is only behind."""
         while True:
+            if time.monotonic() >= self._next_ping:
+                self._ping()
             self.ws.event.clear()  # cleared before looking: whatever arrives after the look sets it again
             if self.ws.input_buffer or not self.ws.connected:
                 return self.ws.receive()  # does not wait: a message is there, or it raises ConnectionClosed
             if self._behind.is_set():
                 return None
-            self.ws.event.wait()
+            self.ws.event.wait(max(0.0, self._next_ping - time.monotonic()))
+
+    def _ping(self) -> None:
+        """Ping the phone; one that has not answered the last ping is gone (its Wi-Fi died without a close)."""
+        self._next_ping = time.monotonic() + self.ping_interval
+        if not self.ws.pong_received:  # simple-websocket's reader sets it when the pong comes
+            self._sending(self.ws.close, CloseReason.POLICY_VIOLATION, "Ping/Pong timeout")
+            return
+        self.ws.pong_received = False
+        self._sending(self.ws.sock.send, self.ws.ws.send(Ping()))
 
     def catch_up(self, hub, code: str) -> bool:
         """Send the newest view if the page is behind; False when the page may no longer see the table."""
@@ -144,6 +164,7 @@ def table_socket(ws, code):
         request.host_url,
         request.args.get("format") == "json",
         host_page=view == "host",
+        ping_interval=current_app.config["PING_INTERVAL"],
     )
     hub = current_app.extensions["companion.hub"]
     if request.args.get("since", -1, type=int) < service.live(code).seq:

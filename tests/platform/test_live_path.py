@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import socket as sockets
@@ -11,6 +12,7 @@ import time
 import pytest
 import websocket
 
+from tests.conftest import ServerProcess
 from tests.http import call, open_table, socket
 
 ROLL = {"type": "roll"}
@@ -99,6 +101,27 @@ def test_a_phone_gone_without_closing_its_socket_is_let_go_within_thirty_seconds
     assert closed_by_server(silent, within=30)
     assert time.monotonic() - started > 10  # by the missed pongs, not at the handshake
     silent.close()
+
+
+def test_a_phone_that_answers_the_pings_stays_and_one_that_does_not_is_let_go(tmp_path):
+    server = ServerProcess(tmp_path / "data", env={"COMPANION_PING_INTERVAL": "0.5"}).start()
+    try:
+        table = open_table(server.url, seats=("player-1",))
+        answering = socket(server.url, table["code"], table["player-1"])
+        silent = silent_socket(server.url, table["code"])
+        answering.settimeout(0.2)
+        deadline = time.monotonic() + 3  # six pings: websocket-client answers each while it reads
+        while time.monotonic() < deadline:
+            with contextlib.suppress(websocket.WebSocketTimeoutException):
+                answering.recv()
+        assert closed_by_server(silent, within=1)  # gone after its second missed pong, within ~1 s
+        answering.settimeout(5)
+        answering.send("ping")
+        assert answering.recv() == "pong"  # the server's own app heartbeat: this socket is still served
+        answering.close()
+        silent.close()
+    finally:
+        server.stop()
 
 
 def test_displays_reached_by_different_addresses_each_get_the_join_link_of_their_own(app, service):
