@@ -445,13 +445,16 @@ class Tables:
         # Let what is ready to run go first (one turn of gevent's loop; under threads, of the GIL): the other
         # seats' bids that reached the server with this one queue behind it and share its commit.
         time.sleep(0)
+        appended = False
         with table.lock:
-            batch = self._take_batch(table) if request.outcome is None else []
-            try:
-                self._append_batch(table, batch)
-            finally:
-                self._decide(batch, busy())  # the store failed under a turn: nobody of the batch waits on
-        if any(isinstance(each.outcome, tuple) and not each.outcome[1] for each in batch):
+            while request.outcome is None:  # an undo ahead of it is a commit of its own: then take the next
+                batch = self._take_batch(table)
+                try:
+                    self._append_batch(table, batch)
+                finally:
+                    self._decide(batch, busy())  # the store failed under a turn: nobody of the batch waits on
+                appended |= any(isinstance(each.outcome, tuple) and not each.outcome[1] for each in batch)
+        if appended:
             self.publish(table.record.code, table.seq)
         if isinstance(request.outcome, BaseException):
             raise request.outcome
@@ -468,7 +471,7 @@ class Tables:
     def _append_batch(self, table: LiveTable, batch: list[Request]) -> None:
         """Decide every request of the batch: first straight away; if another process appended
         first, in this process's turn (the others wait for it), after reading what they appended."""
-        if not batch or self._commit(table, batch):
+        if self._commit(table, batch):
             return
         with self.store.turn(table.record.code):
             while True:

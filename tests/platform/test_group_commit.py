@@ -153,3 +153,19 @@ def test_an_undo_is_checked_against_the_stored_table_in_a_commit_of_its_own(held
         ["player-3"],
     ]
     assert held.service.view(held.code, "player-2")["view"]["my_note"] is None
+
+
+def test_an_action_queued_behind_an_undo_is_appended_by_whoever_takes_the_lock(service):
+    code, _host = service.create("secret-notes", {"players": 2})
+    service.act(code, "player-1", {"type": "write", "note": "first"})
+    table = service.cached(code)
+    undone = {}
+    with table.lock:  # this thread takes the table's lock first, with the undo queued ahead of its own action
+        undo = threading.Thread(target=lambda: undone.setdefault("answer", service.undo(code)))
+        undo.start()
+        until(lambda: len(table.waiting) == 1)
+        answer = service.act(code, "player-2", {"type": "write", "note": "second"})
+    undo.join(10)
+
+    assert undone["answer"] == (2, False) and answer == (3, False)
+    assert [event.kind for event in service.store.events(code)] == ["action", "undo", "action"]
