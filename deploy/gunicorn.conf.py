@@ -28,3 +28,16 @@ errorlog = "-"
 forwarded_allow_ips = os.environ.get("COMPANION_FORWARDED_ALLOW_IPS", "127.0.0.1")
 # gunicorn's control socket has one default path per user: two instances on one host would share it.
 control_socket_disable = True
+
+
+def post_worker_init(worker):
+    """Freeze what the worker loaded (modules, templates, the games' boards) out of the garbage collector's reach.
+
+    Otherwise every full collection walks those ~90,000 objects again, pausing the
+    worker for 15-30 ms with every table in play: the slowest 1 % of actions in
+    the benchmark (bench/RESULTS.md).
+    """
+    import gc
+
+    gc.collect()
+    gc.freeze()
