@@ -391,8 +391,10 @@ class Tables:
         client_action_id = client_action_id or None
 
         def prepare(draft: Draft) -> tuple[Event, dict]:
-            if seen_seq is not None and seen_seq < draft.seq and (
-                action.get("type") not in table.game.concurrent or draft.moment_changed_since(seen_seq)
+            if (
+                seen_seq is not None
+                and seen_seq < draft.seq
+                and (action.get("type") not in table.game.concurrent or draft.moment_changed_since(seen_seq))
             ):
                 raise Stale(N_("The table moved on while you were choosing. Here is the current state."))
             event = Event(draft.seq + 1, "action", actor, action, client_action_id, self.clock())

@@ -153,63 +153,65 @@ def test_the_shipped_config_passes_nginx_t(tmp_path):
 
 
 def test_a_socket_through_nginx_gets_every_update(behind_nginx):
-    status, created = behind_nginx.request("POST", "/api/tables", {"game": "secret-notes"})
-    assert status == 201, created
-    code = created["code"]
-    status, seat = behind_nginx.request("POST", f"/api/tables/{code}/seats", {"seat": "player-1", "name": "Anna"})
-    assert status == 201, seat
-    page = websocket.create_connection(
-        f"wss://127.0.0.1:{behind_nginx.https_port}/t/{code}/ws?format=json&since=-1",
-        header=[f"Authorization: Bearer {seat['token']}"],
-        origin=f"https://127.0.0.1:{behind_nginx.https_port}",
-        sslopt={"cert_reqs": ssl.CERT_NONE, "check_hostname": False},
-        timeout=10,
-    )
+    code = new_table(behind_nginx)
+    token = take_seat(behind_nginx, code)
+    page = open_page(behind_nginx, code, token)
     try:
         assert json.loads(page.recv())["seq"] == 0
         for n in range(1, 4):
-            status, acted = behind_nginx.request(
-                "POST",
-                f"/api/tables/{code}/actions",
-                {"type": "write", "note": f"note {n}"},
-                headers={"Authorization": f"Bearer {seat['token']}"},
-            )
-            assert status == 200, acted
-            assert json.loads(page.recv())["seq"] == acted["applied_seq"]
+            seq = write(behind_nginx, code, token, f"note {n}")
+            assert json.loads(page.recv())["seq"] == seq
     finally:
         page.close()
 
 
 def test_every_request_of_a_table_reaches_one_process_and_the_tables_spread_over_both(behind_nginx):
-    codes = []
-    for n in range(16):  # from 16 addresses: one new table each, within the rate limit
-        status, created = behind_nginx.request("POST", "/api/tables", {"game": "secret-notes"}, f"127.0.0.{10 + n}")
-        assert status == 201, created
-        codes.append(created["code"])
+    codes = [new_table(behind_nginx, f"127.0.0.{10 + n}") for n in range(16)]  # one each: within the rate limit
     for code in codes:
-        status, seat = behind_nginx.request("POST", f"/api/tables/{code}/seats", {"seat": "player-1", "name": "Anna"})
-        assert status == 201, seat
-        page = websocket.create_connection(
-            f"wss://127.0.0.1:{behind_nginx.https_port}/t/{code}/ws?format=json&since=-1",
-            header=[f"Authorization: Bearer {seat['token']}"],
-            origin=f"https://127.0.0.1:{behind_nginx.https_port}",
-            sslopt={"cert_reqs": ssl.CERT_NONE, "check_hostname": False},
-            timeout=10,
-        )
+        token = take_seat(behind_nginx, code)
+        page = open_page(behind_nginx, code, token)
         json.loads(page.recv())
-        status, acted = behind_nginx.request(
-            "POST",
-            f"/api/tables/{code}/actions",
-            {"type": "write", "note": "n"},
-            headers={"Authorization": f"Bearer {seat['token']}"},
-        )
-        assert status == 200, acted
-        assert json.loads(page.recv())["seq"] == acted["applied_seq"]
+        seq = write(behind_nginx, code, token, "n")
+        assert json.loads(page.recv())["seq"] == seq
         page.close()
 
     served = behind_nginx.upstreams_by_table(codes, requests_each=3)  # the seat, the socket, the action
     assert all(len(upstreams) == 1 for upstreams in served.values()), served
     assert len(set().union(*served.values())) == 2, served
+
+
+def new_table(nginx: Nginx, source: str = "127.0.0.1") -> str:
+    status, created = nginx.request("POST", "/api/tables", {"game": "secret-notes"}, source)
+    assert status == 201, created
+    return created["code"]
+
+
+def take_seat(nginx: Nginx, code: str) -> str:
+    status, seat = nginx.request("POST", f"/api/tables/{code}/seats", {"seat": "player-1", "name": "Anna"})
+    assert status == 201, seat
+    return seat["token"]
+
+
+def open_page(nginx: Nginx, code: str, token: str) -> websocket.WebSocket:
+    return websocket.create_connection(
+        f"wss://127.0.0.1:{nginx.https_port}/t/{code}/ws?format=json&since=-1",
+        header=[f"Authorization: Bearer {token}"],
+        origin=f"https://127.0.0.1:{nginx.https_port}",
+        sslopt={"cert_reqs": ssl.CERT_NONE, "check_hostname": False},
+        timeout=10,
+    )
+
+
+def write(nginx: Nginx, code: str, token: str, note: str) -> int:
+    """The seat writes a note through nginx; returns the acknowledged seq."""
+    status, acted = nginx.request(
+        "POST",
+        f"/api/tables/{code}/actions",
+        {"type": "write", "note": note},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert status == 200, acted
+    return acted["applied_seq"]
 
 
 def test_rate_limits_count_each_client_behind_nginx(behind_nginx):
