@@ -1,6 +1,7 @@
 """Tables, seats and tokens: the one place that applies actions.
 
-load -> authenticate -> game.apply -> store.append -> publish. Everything a
+load -> authenticate -> game.apply -> store.append -> publish, for every
+action that reached the table together in one durable commit. Everything a
 screen shows is rendered from `Tables.view(code, seat)`, never from state.
 """
 

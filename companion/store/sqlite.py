@@ -89,7 +89,8 @@ class SqliteStore:
 
     Appends from many tables that arrive together share one transaction and
     one fsync (group commit): durable commits cost milliseconds, and a burst
-    of sealed bids at fifty tables should not queue for fifty of them.
+    of sealed bids at fifty tables should not queue for fifty of them. (The
+    bids of one table come as one append already: `Tables._record`.)
     """
 
     def __init__(self, path: str):
