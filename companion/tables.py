@@ -513,11 +513,11 @@ class Tables:
                     if request.outcome is None and not self._commit(table, [request]):
                         self._decide([request], busy())
                 return True
-            for event, after in draft.appended:
-                table.fold(event, after)
-        for request in batch:
+        for request in batch:  # durable now: each answer is settled before folding in can trip over anything
             if request.outcome is None:
                 request.outcome = request.taken
+        for event, after in draft.appended:
+            table.fold(event, after)
         return True
 
     @staticmethod

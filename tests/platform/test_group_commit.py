@@ -12,7 +12,9 @@ import time
 import pytest
 
 from companion.games.base import HOST
-from companion.tables import Refused, Stale
+from companion.store.sqlite import SqliteStore
+from companion.tables import Refused, Stale, Tables
+from tests.secret_notes import SecretNotes
 
 
 def until(condition, seconds: float = 5.0) -> None:
@@ -169,3 +171,37 @@ def test_an_action_queued_behind_an_undo_is_appended_by_whoever_takes_the_lock(s
 
     assert undone["answer"] == (2, False) and answer == (3, False)
     assert [event.kind for event in service.store.events(code)] == ["action", "undo", "action"]
+
+
+class TrippingNotes(SecretNotes):
+    """Secret notes whose history line has a bug for one note: it trips only once the action is stored."""
+
+    id = "tripping-notes"
+
+    def describe(self, before, after, actor, action):
+        if action.get("note") == "boom":
+            raise ValueError("a bug in the game's history line")
+        return super().describe(before, after, actor, action)
+
+
+def test_the_other_actions_of_a_stored_commit_are_answered_though_folding_one_in_trips(tmp_path):
+    service = Tables(SqliteStore(str(tmp_path / "companion.sqlite3")), {"tripping-notes": TrippingNotes()})
+    code, _host = service.create("tripping-notes", {"players": 3})
+    table = service.cached(code)
+    answers = {}
+
+    def write(seat, note):
+        answers[note] = service.act(code, seat, {"type": "write", "note": note})
+
+    with table.lock:  # this thread commits the batch: the other two are queued ahead of its own action
+        threads = [threading.Thread(target=write, args=args) for args in (("player-1", "boom"), ("player-2", "ok"))]
+        for n, thread in enumerate(threads, start=1):
+            thread.start()
+            until(lambda n=n: len(table.waiting) == n)
+        with pytest.raises(ValueError):
+            service.act(code, "player-3", {"type": "write", "note": "mine"})
+    for thread in threads:
+        thread.join(10)
+
+    assert answers == {"boom": (1, False), "ok": (2, False)}  # stored, and told so: not "busy, try again"
+    assert [event.payload["note"] for event in service.store.events(code)] == ["boom", "ok", "mine"]
