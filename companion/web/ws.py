@@ -2,8 +2,9 @@
 
 Each page's own thread does all of its I/O: it reads the actions the phone
 sends, pings the phone now and then and, when the hub wakes it, sends the
-page's newest view. Nothing else ever writes to its socket, so a phone that
-stops reading blocks only its own thread, until the hub's watchdog cuts it off.
+page's newest view. Nothing else writes to its socket but simple-websocket's
+reader answering the phone's own pings and close, so a phone that stops
+reading blocks only its own thread, until the hub's watchdog cuts it off.
 """
 
 from __future__ import annotations
@@ -55,8 +56,9 @@ class PageSocket:
         locale: str,
         base_url: str,
         as_json: bool,
+        *,
+        ping_interval: float,
         host_page: bool = False,
-        ping_interval: float = 12.0,
     ):
         self.ws = ws
         self.seat = seat
