@@ -1,5 +1,7 @@
 """deploy/nginx.conf for a benchmark on loopback: plain HTTP on one port in front of the given processes.
 
+(tests/scale/test_nginx.py runs the same main file, `main_config`, in front of the site with TLS.)
+
 The load generator speaks plain HTTP and WebSocket to 127.0.0.1, so the TLS lines go;
 everything else (the routing of a table to one process, the socket settings) is
 the shipped file's. With one process, both upstream entries name it.
@@ -33,7 +35,8 @@ def site(port: int, upstreams: list[int]) -> str:
     return text[:redirect] + text[text.index("}\n", redirect) + 2 :]
 
 
-def main_config(folder: Path) -> str:
+def main_config(folder: Path, logging: str = "access_log off;") -> str:
+    """nginx's own file for a folder of its own (pid, logs, temporary files), one worker, the site included."""
     temp = "\n".join(f"    {kind}_temp_path {folder}/{kind};" for kind in ("client_body", "proxy"))
     return f"""
 {"user root;" if os.geteuid() == 0 else ""}
@@ -42,7 +45,7 @@ pid {folder}/nginx.pid;
 error_log {folder}/error.log;
 events {{ worker_connections 8192; }}
 http {{
-    access_log off;
+    {logging}
 {temp}
     include {folder}/companion.conf;
 }}

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import websocket
 
+from bench.nginx import main_config
 from tests.conftest import free_port
 
 DEPLOYED = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
@@ -67,20 +68,9 @@ class Nginx:
         return site
 
     def _main(self) -> str:
-        temp = "\n".join(f"    {kind}_temp_path {self.folder}/{kind};" for kind in ("client_body", "proxy"))
-        return f"""
-{"user root;" if os.geteuid() == 0 else ""}
-worker_processes 1;
-pid {self.folder}/nginx.pid;
-error_log {self.folder}/error.log;
-events {{ worker_connections 256; }}
-http {{
-    log_format routed '$upstream_addr $request_uri';
-    access_log {self.folder}/access.log routed;
-{temp}
-    include {self.folder}/companion.conf;
-}}
-"""
+        # Which process served each request: upstreams_by_table reads it back.
+        logging = f"log_format routed '$upstream_addr $request_uri';\n    access_log {self.folder}/access.log routed;"
+        return main_config(self.folder, logging)
 
     def upstreams_by_table(self, codes: list[str], requests_each: int) -> dict[str, set[str]]:
         """For each join code, the processes (upstream addresses) that served its requests, from the access log.
