@@ -319,6 +319,19 @@ def test_the_house_rule_gives_each_player_without_a_car_one_by_forced_bids_in_tu
     assert game.view(state, None)["left_without_car"] == []
 
 
+def test_a_re_bid_after_a_perfect_tie_that_everyone_passes_turns_into_a_forced_bid_of_the_house_rule():
+    state = play(_last_two_cars_for_p3_and_p4(car_for_everyone=True), (P3, bid(4, 2)), (P4, bid(4, 2)))  # Q6
+    assert state["auction"]["rebid"]
+    before = state
+    state = play(state, (P3, PASS), (P4, PASS))  # DF-8, DF-9 with the house rule
+    lot = game.view(state, P3)["auction"]
+    assert (lot["forced"], lot["house_rule"], lot["rebid"]) == (P3, True, False)
+    lines = [line["msg"] for line in game.describe(before, state, P4, PASS)]
+    assert "House rule: the %(car)s with %(power)s goes to %(seat)s by a forced bid." in lines
+    state = play(state, (P3, {"type": "forced_bid", "from": "none"}))
+    assert state["cars"]["green"] == {"owner": P3, "price": 1}
+
+
 def test_without_the_house_rule_a_table_is_set_up_with_cars_racing_unowned():
     state = game.setup({"players": 3}, RNG)
     assert state["car_for_everyone"] is False

@@ -57,6 +57,24 @@ def test_with_the_house_rule_each_carless_player_takes_a_car_by_a_forced_bid(cli
     assert "This car is yours" in shown(page(app, code, tokens, "player-2"))
 
 
+def test_a_re_bid_that_both_carless_players_pass_shows_only_the_forced_bid_of_the_house_rule(client, app):
+    code, tokens = pages.open_table(client, "downforce", {"players": 3, "car_for_everyone": True}, NAMES)
+    view = api(client, code, tokens["host"])
+    while view["auction"]["eligible"] == ["player-1", "player-2", "player-3"]:
+        api(client, code, tokens["player-1"], type="bid", amount=1, stripes=1)
+        api(client, code, tokens["player-2"], type="bid", **{"pass": True})
+        view = api(client, code, tokens["player-3"], type="bid", **{"pass": True})
+    for seat in ("player-2", "player-3"):  # a perfect tie: Q6's re-bid (house rule)
+        view = api(client, code, tokens[seat], type="bid", amount=2, stripes=1)
+    assert view["auction"]["rebid"]
+    for seat in ("player-2", "player-3"):
+        api(client, code, tokens[seat], type="bid", **{"pass": True})
+    for who in (DISPLAY, "player-2", "player-3"):
+        text = shown(page(app, code, tokens, who))
+        assert "A forced bid (house rule)" in text, text
+        assert "A perfect tie:" not in text, text
+
+
 # -- Scotland Yard: undoing the end of the game (house rule) ------------------------------------------------
 
 

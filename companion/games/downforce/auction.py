@@ -194,7 +194,15 @@ def _force_next_carless(state: dict) -> None:
     auction = state["auction"]
     forced = players_without_car(state)[0]
     _sale(state, "forced_next", forced=forced)
-    state["auction"] = {**auction, "bids": {}, "eligible": [forced], "forced": forced, "house_rule": True}
+    # A tie's re-bid that everyone passed ends here too: the offer is a forced bid now, no longer a re-bid.
+    state["auction"] = {
+        **auction,
+        "rebid": False,
+        "bids": {},
+        "eligible": [forced],
+        "forced": forced,
+        "house_rule": True,
+    }
     state["banner"] = msg(
         N_("Nobody bid: %(seat)s has no car and takes the %(car)s by a forced bid (house rule)."),
         seat=forced,
