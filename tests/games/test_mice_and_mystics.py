@@ -280,11 +280,22 @@ def test_brodies_cheese_never_goes_on_the_wheel():
 
 
 def test_a_greedy_roach_puts_stolen_cheese_on_the_wheel():
-    state = chapter(["collin", "roaches"], groups=[group("roaches")], wheel=1)
+    state = chapter(["collin", "roaches"], groups=[{**group("roaches"), "greedy": True}], wheel=1)
     state["mice"][0]["cheese"] = 2
     state = do(state, {"type": "steal_cheese", "mouse": "collin", "count": 3})
     assert state["mice"][0]["cheese"] == 0
     assert state["wheel"] == 3
+
+
+@pytest.mark.parametrize(
+    ("roaches", "code"), [([], "no_roaches"), ([group("roaches")], "not_greedy")], ids=["no roach", "not greedy"]
+)
+def test_only_greedy_roaches_in_play_steal_cheese(roaches, code):
+    state = chapter(["collin", "roaches"] if roaches else ["collin"], groups=roaches)  # MM-27
+    state["mice"][0]["cheese"] = 2
+    with pytest.raises(RuleError) as refused:
+        do(state, {"type": "steal_cheese", "mouse": "collin"})
+    assert refused.value.code == code
 
 
 def test_time_running_out_adds_a_cheese_after_the_last_mouse_when_no_minions_are_on_the_board():
@@ -580,13 +591,34 @@ def test_the_campaign_carries_abilities_and_one_search_card_into_the_next_chapte
     assert game.outcome(state) is None
     state = do(state, {"type": "next_chapter"})
     sheet = state["mice"][0]
-    assert (sheet["abilities"], sheet["search_card"]) == (["A", "B"], "Lucky Charm")
-    assert (sheet["cheese"], sheet["wounds"], sheet["cards"], sheet["statuses"]) == (0, 0, [], [])
+    assert sheet["abilities"] == ["A", "B"]
+    assert sheet["cards"] == [{"name": "Lucky Charm", "place": "pack"}]
+    assert (sheet["cheese"], sheet["wounds"], sheet["statuses"], sheet["search_card"]) == (0, 0, [], None)
     assert sheet["rooms_searched"] == []
     assert state["achievements"] == {}
     assert (state["phase"], state["chapter"], state["chapters"]) == ("setup", 2, [{"chapter": 1, "result": "won"}])
     state = do(state, {"type": "start_chapter"})
     assert sorted(order(state)) == ["mouse:collin", "mouse:nez"]
+
+
+def test_a_search_card_carried_into_the_next_chapter_shows_equipped_or_packed_as_it_was():
+    state = chapter(["collin", "nez"], options={"campaign": True})  # MM-38
+    state = do(
+        state,
+        take("Rope", place="equipped"),
+        take("Cheese Knife"),
+        {"type": "carry_card", "mouse": "collin", "card": "Rope"},
+        {"type": "carry_card", "mouse": "nez", "card": "Torch", "place": "trick"},
+        {"type": "goals_done"},
+        {"type": "next_chapter"},
+    )
+    sheets = {
+        sheet["id"]: sheet
+        for sheet in game.view(state, "player-1")["my_mice"] + game.view(state, "player-2")["my_mice"]
+    }
+    assert [(card["name"], card["place_label"]["msg"]) for card in sheets["collin"]["cards"]] == [("Rope", "Equipped")]
+    assert [(card["name"], card["place"]) for card in sheets["nez"]["cards"]] == [("Torch", "trick")]
+    assert sheets["collin"]["search_card"] is None
 
 
 def test_the_chapter_end_marker_does_not_carry_its_moves_into_the_next_chapter():
@@ -632,13 +664,17 @@ def test_story_achievements_and_notes_carry_into_the_next_chapter_but_the_party_
     assert all(item["count"] == 0 for item in view["stash"])
 
 
-def test_the_party_stash_holds_the_party_items_and_never_goes_below_zero():
+def test_the_party_stash_holds_the_party_items_and_an_item_cannot_be_taken_from_an_empty_stash():
     state = do(
         chapter(["collin"]), {"type": "stash", "item": "fork", "change": 1}, {"type": "stash", "item": "fork"}
     )  # MM-43
     assert state["stash"]["fork"] == 2
-    state = do(state, *[{"type": "stash", "item": "fork", "change": -1}] * 3)
+    state = do(state, *[{"type": "stash", "item": "fork", "change": -1}] * 2)
     assert state["stash"]["fork"] == 0
+    with pytest.raises(RuleError) as refused:
+        do(state, {"type": "stash", "item": "fork", "change": -1})
+    assert refused.value.code == "empty_stash"
+    assert refused.value.message["args"]["item"]["msg"] == "Dinner Fork"
 
 
 def test_a_single_chapter_table_has_no_next_chapter():

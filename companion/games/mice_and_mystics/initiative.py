@@ -233,12 +233,22 @@ def credit_roach(state: dict) -> None:
         mice.roach_defeated(state, find_mouse(state, card["mouse"]))
 
 
-def set_greedy(state: dict, on: bool) -> None:
-    """MM-27: a "Greedy roaches" encounter turns every roach in play greedy."""
+def roaches_in_play(state: dict) -> dict:
     roaches = state["groups"].get("roaches")
     if roaches is None:
         raise RuleError(N_("No roaches are in play."), code="no_roaches")
-    roaches["greedy"] = on
+    return roaches
+
+
+def greedy_roaches_in_play(state: dict) -> None:
+    """MM-27: only a greedy roach steals cheese for the wheel."""
+    if not roaches_in_play(state)["greedy"]:
+        raise RuleError(N_("The roaches in play are not greedy."), code="not_greedy")
+
+
+def set_greedy(state: dict, on: bool) -> None:
+    """MM-27: a "Greedy roaches" encounter turns every roach in play greedy."""
+    roaches_in_play(state)["greedy"] = on
     if on:
         note(state, N_("Every roach in play is greedy now."))
     else:

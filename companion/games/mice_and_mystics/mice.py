@@ -28,7 +28,8 @@ def new_mouse(mouse_id: str, hero: str | None, name: str, seat: str, life: int, 
         # Search cards kept this chapter: {"name", "place"}, place one of CARD_PLACES.
         "cards": [],
         "rooms_searched": [],
-        "search_card": "",
+        # MM-38: the one search card, {"name", "place"}, this mouse carries into the next chapter.
+        "search_card": None,
     }
 
 
@@ -189,6 +190,29 @@ def award(state: dict, mouse: dict, achievement: str, check: bool = True) -> Non
         check_lost(state)
 
 
+def choose_carried_card(mouse: dict, name: str, place: str) -> None:
+    """MM-38: the card goes on as it is now (equipped or packed); a card not on the sheet where the player says."""
+    if not name:
+        mouse["search_card"] = None
+        return
+    kept = [card for card in mouse["cards"] if card["name"] == name]
+    mouse["search_card"] = dict(kept[0]) if kept else {"name": name, "place": place}
+
+
 def carry_over(mouse: dict) -> None:
-    """MM-38: abilities and the one chosen search card stay; cheese, wounds, cards and searched rooms reset."""
-    mouse.update(wounds=0, poison=0, cheese=0, statuses=[], captured=False, captures=0, cards=[], rooms_searched=[])
+    """MM-38: abilities and the one chosen search card stay; cheese, wounds, cards and searched rooms reset.
+
+    The carried card starts the chapter among the mouse's cards, equipped or packed as it was.
+    """
+    carried = [mouse["search_card"]] if mouse["search_card"] else []
+    mouse.update(
+        wounds=0,
+        poison=0,
+        cheese=0,
+        statuses=[],
+        captured=False,
+        captures=0,
+        cards=carried,
+        rooms_searched=[],
+        search_card=None,
+    )

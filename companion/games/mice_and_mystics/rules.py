@@ -343,8 +343,9 @@ def add_cheese(state: dict, actor: str, action: dict, rng) -> None:
 
 
 def steal_cheese(state: dict, actor: str, action: dict, rng) -> None:
-    """MM-27: cheese a greedy roach steals goes onto the cheese wheel."""
+    """MM-27: cheese a greedy roach steals goes onto the cheese wheel; only greedy roaches steal."""
     mouse = the_mouse(state, actor, action)
+    initiative.greedy_roaches_in_play(state)
     stolen = min(mouse["cheese"], schema.integer(action, "count"))
     mouse["cheese"] -= stolen
     note(state, N_("A greedy roach steals %(count)s cheese from %(mouse)s."), count=stolen, mouse=mouse_label(mouse))
@@ -473,12 +474,13 @@ def capture_mouse(state: dict, actor: str, action: dict, rng) -> None:
 
 def carry_card(state: dict, actor: str, action: dict, rng) -> None:
     mouse = the_mouse(state, actor, action)
-    mouse["search_card"] = schema.text(action, "card")
+    place = schema.choice(action, "place") if "place" in action else "pack"
+    mice.choose_carried_card(mouse, schema.text(action, "card"), place)
     note(
         state,
         N_("%(mouse)s will carry %(card)s into the next chapter."),
         mouse=mouse_label(mouse),
-        card=mouse["search_card"] or "-",
+        card=mouse["search_card"]["name"] if mouse["search_card"] else "-",
     )
 
 
@@ -489,7 +491,9 @@ def greedy_roaches(state: dict, actor: str, action: dict, rng) -> None:
 def stash(state: dict, actor: str, action: dict, rng) -> None:
     """MM-43: the party items are tokens in the party stash, for this chapter only (MM-38)."""
     item, change = schema.choice(action, "item"), schema.integer(action, "change")
-    state["stash"][item] = max(0, state["stash"][item] + change)
+    if state["stash"][item] + change < 0:
+        raise RuleError(N_("The party stash holds no %(item)s."), code="empty_stash", item=msg(PARTY_ITEMS[item]))
+    state["stash"][item] += change
     note(state, N_("Party stash: %(item)s × %(count)s."), item=msg(PARTY_ITEMS[item]), count=state["stash"][item])
 
 
@@ -705,12 +709,16 @@ def mouse_sheet(state: dict, mouse: dict) -> dict:
         "captures": mouse["captures"],
         "backpack_limit": mice.PACK_LIMIT,
         "can_level_up": mouse["cheese"] >= mice.LEVEL_UP_COST,
-        "search_card": mouse["search_card"],
-        "cards": [{**card, "place_label": msg(CARD_PLACES[card["place"]])} for card in mouse["cards"]],
+        "search_card": card_entry(mouse["search_card"]) if mouse["search_card"] else None,
+        "cards": [card_entry(card) for card in mouse["cards"]],
         "card_places": [{"place": place, "label": msg(label)} for place, label in CARD_PLACES.items()],
         "rooms_searched": list(mouse["rooms_searched"]),
         "achievements": [{"label": msg(ACHIEVEMENTS[a]), "reminder": msg(ACHIEVEMENT_REMINDERS[a])} for a in earned],
     }
+
+
+def card_entry(card: dict) -> dict:
+    return {**card, "place_label": msg(CARD_PLACES[card["place"]])}
 
 
 def rooms_named(state: dict) -> list[str]:

@@ -81,7 +81,16 @@ ACTIONS = {
     "story_achievement": fields(("text",), text=TEXT, on={"type": "boolean", "default": True}),
     "set_notes": fields((), text={"type": "string", "maxLength": 2000}),
     "capture_mouse": fields(("mouse",), mouse=MOUSE),
-    "carry_card": fields(("mouse",), mouse=MOUSE, card=TEXT),
+    "carry_card": fields(
+        ("mouse",),
+        mouse=MOUSE,
+        card=TEXT,
+        place={
+            "type": "string",
+            "enum": list(CARD_PLACES),
+            "description": "Where a card not on the mouse's sheet goes (default: the backpack).",
+        },
+    ),
     "award": fields(("mouse", "achievement"), mouse=MOUSE, achievement={"type": "string", "enum": list(ACHIEVEMENTS)}),
     "next_chapter": fields(),
     "end_campaign": fields(),
