@@ -81,6 +81,16 @@ def init_app(app: Flask) -> None:
         return response
 
 
+def redis_options() -> dict:
+    """The rate limits' Redis client: the same short timeouts as the live updates' (companion.redis_fanout)."""
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    from companion.redis_fanout import REDIS_TIMEOUT
+
+    return {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT, "retry": Retry(NoBackoff(), 0)}
+
+
 def init_limits(app: Flask) -> None:
     """Rate limits per client address, once the views are registered.
 
@@ -92,6 +102,8 @@ def init_limits(app: Flask) -> None:
         storage_uri=app.config["REDIS_URL"] or "memory://",
         key_prefix=app.config["REDIS_PREFIX"],
         in_memory_fallback_enabled=True,
+        # A Redis that hangs must not hold the request: give up quickly and count here until it answers again.
+        storage_options=redis_options() if app.config["REDIS_URL"] else {},
         swallow_errors=True,
         headers_enabled=True,
         # Guessing join codes: 404s on a table's pages, API and socket count, and too many lock the client out.

@@ -369,6 +369,11 @@ class Tables:
         with self._seats_lock:
             self._seats.pop(normalise_code(code), None)
 
+    def forget_seats(self) -> None:
+        """Forget every table's seats: claims and frees elsewhere may have gone unannounced (Redis was away)."""
+        with self._seats_lock:
+            self._seats.clear()
+
     def holds_seat(self, code: str, seat_id: str, hashed_token: str | None) -> bool:
         """Whether the token (by its hash) still opens this seat: the host may have freed it."""
         seat = self.seats(code).get(seat_id)

@@ -1,6 +1,7 @@
 """Real server processes sharing the machine's PostgreSQL and Redis, each test with its own database and prefix."""
 
 import shutil
+import signal
 import subprocess
 import time
 
@@ -73,8 +74,16 @@ class PrivateRedis:
                 time.sleep(0.05)
         client.close()
 
+    def freeze(self) -> None:
+        """SIGSTOP: the port still accepts connections, and nothing ever answers (a hung Redis, not a dead one)."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
+            self.thaw()
             self.process.terminate()
             self.process.wait(10)
 
