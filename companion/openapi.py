@@ -120,6 +120,14 @@ def document(games: Iterable[Game]) -> dict:
                     "responses": _ok(view) | _error_responses(401, 403, 404),
                 }
             },
+            "/api/tables/{code}/play": {
+                "get": {
+                    "summary": "The finished game as a play in BG Stats' createPlay format (409 while it runs)",
+                    "parameters": [table_code],
+                    "security": secured,
+                    "responses": _ok({"type": "object"}) | _error_responses(401, 403, 404, 409),
+                }
+            },
             "/api/tables/{code}/undo": {
                 "post": {
                     "summary": "The host undoes the last action",

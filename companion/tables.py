@@ -111,6 +111,8 @@ class LiveTable:
     history: list[HistoryLine] = field(default_factory=list)
     action_ids: dict = field(default_factory=dict)  # (actor, client action id) -> seq
     moments: list = field(default_factory=list)  # (seq, the game's moment from that seq on), when it changed
+    began: float | None = None  # when the first event was logged: a play's date and duration
+    last_event_at: float | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)  # held from reading the state to the append
     # Views take only this one, held while an event is folded in: not across the next event's durable commit.
     view_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -138,6 +140,8 @@ class LiveTable:
         if event.client_action_id:
             self.action_ids[event.actor, event.client_action_id] = event.seq
         self.seq = event.seq
+        self.began = self.began or event.created
+        self.last_event_at = event.created
         moment = self.game.moment(self.state)
         if moment != self.moments[-1][1]:
             self.moments.append((event.seq, moment))
@@ -552,6 +556,7 @@ class Tables:
                 ],
                 "outcome": table.game.outcome(table.state),
                 "can_undo": bool(table.undo_stack),
+                "played": (table.began, table.last_event_at),
             }
 
 

@@ -80,6 +80,7 @@ class Game:
     id: str = ""
     name: str = ""
     summary: str = ""
+    bgg_id: int | None = None  # the game's BoardGameGeek id: BG Stats matches a sent play by it
     options: tuple[Option, ...] = ()
     # action type -> JSON Schema of the action's fields (without "type").
     actions: Mapping[str, dict] = {}
@@ -116,7 +117,12 @@ class Game:
         raise NotImplementedError
 
     def outcome(self, state: dict) -> dict | None:
-        """None while the game runs; else {"winners": [seat ids], "summary": Msg}."""
+        """None while the game runs; else {"winners": [seat ids], "summary": Msg}.
+
+        Optional keys, for the play a table sends to BG Stats (all public once the game is over):
+        "scores" {seat id: number} (the final score sheet, for games with points), "start_player"
+        (the seat that began) and "roles" {seat id: Msg} (the side each seat played).
+        """
         return None
 
     def describe(self, before: dict, after: dict, actor: str, action: dict) -> list[dict]:

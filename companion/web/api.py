@@ -11,7 +11,7 @@ from companion.games.base import HOST, N_
 from companion.openapi import document
 from companion.security import rate_limited
 from companion.tables import Forbidden, NotFound, TableError, Unauthorized
-from companion.web.common import bearer_token, external_url, tables
+from companion.web.common import bearer_token, external_url, finished_play, tables
 
 bp = Blueprint("api", __name__)
 
@@ -106,6 +106,13 @@ def act(code):
 @bp.get("/api/tables/<code>/view")
 def view(code):
     return _view(code, _bearer(code))
+
+
+@bp.get("/api/tables/<code>/play")
+def play(code):
+    """The finished game as a play in BG Stats' format (409 while it runs)."""
+    actor = _bearer(code)
+    return finished_play(code, None if actor == HOST else actor)
 
 
 @bp.post("/api/tables/<code>/undo")

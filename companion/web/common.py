@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import current_app, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
-from companion import i18n
-from companion.games.base import HOST
-from companion.tables import TableError, Tables
+from companion import i18n, play
+from companion.games.base import HOST, N_
+from companion.tables import Conflict, LiveTable, TableError, Tables
 
 
 def tables() -> Tables:
@@ -78,11 +78,14 @@ def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True, ho
     taken = service.names(code)
     names = seat_names(specs, taken)
     game = table.game
+    page = "seat" if seat else "host" if host_page and is_host else "display"
+    finished = play_of(table, snapshot, names) if page != "display" else None
     return render_template(
         "live.html",
         code=table.record.code,
         seat=seat,
-        page="seat" if seat else "host" if host_page and is_host else "display",
+        page=page,
+        bgstats_url=finished and play.create_play_url(finished),
         join_url=external_url("pages.join", code=table.record.code),
         seats_free=not all(taken.get(spec.id) for spec in specs),
         is_host=is_host,
@@ -100,6 +103,26 @@ def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True, ho
         presence=current_app.extensions["companion.hub"].present(table.record.code),
         say=lambda message: i18n.say(message, names),
     )
+
+
+def play_of(table: LiveTable, snapshot: dict, names: dict[str, str]) -> dict | None:
+    """The finished game as a play for BG Stats (None while it runs), in the request's language."""
+    if snapshot["outcome"] is None:
+        return None
+    source = external_url("pages.display", code=table.record.code)
+    say = lambda message: i18n.say(message, names)  # noqa: E731 - names fill in the seats a message mentions
+    return play.play(table.game, names, snapshot["outcome"], snapshot["played"], say, source)
+
+
+def finished_play(code: str, seat: str | None) -> dict:
+    """The play of a finished table as `seat` may see it; a conflict while the game runs."""
+    service = tables()
+    snapshot = service.view(code, seat)
+    table = service.cached(code)
+    found = play_of(table, snapshot, seat_names(service.seat_specs(table), service.names(code)))
+    if found is None:
+        raise Conflict(N_("The game is not over yet."))
+    return found
 
 
 # The README's error table: a game's refusal because the table moved on is a 409 `stale`, one because the

@@ -34,6 +34,7 @@ from companion.web.common import (
     cookie_seat,
     error_message,
     external_url,
+    finished_play,
     host_cookie,
     live_html,
     seat_cookie,
@@ -169,6 +170,18 @@ def live(code):
     return live_html(code, seat, is_host, host_page=request.args.get("view") == "host")
 
 
+@bp.get("/t/<code>/play.json")
+def play_json(code):
+    """The finished game as a play for BG Stats, to download: for the phones at the table and the host."""
+    code = tables().live(code).record.code
+    seat = cookie_seat(code)
+    if seat is None and not cookie_is_host(code):
+        raise Unauthorized(N_("Take a seat first."))
+    response = make_response(finished_play(code, seat))
+    response.headers["Content-Disposition"] = f'attachment; filename="{tables().cached(code).game.id}-{code}.json"'
+    return response
+
+
 @bp.post("/t/<code>/act")
 def act(code):
     code = tables().live(code).record.code
@@ -278,9 +291,7 @@ def http_error(error: HTTPException):
     return render_template("error.html", message=text), error.code, headers
 
 
-def _answer(
-    code: str, actor: str, error: TableError | None = None, notice: str | None = None, host_page: bool = False
-):
+def _answer(code: str, actor: str, error: TableError | None = None, notice: str | None = None, host_page: bool = False):
     """The answer to a form: the fresh live part (and a notice) for htmx, a redirect without JavaScript."""
     seat = None if actor == HOST else actor
     message = error_message(error) if error else notice

@@ -362,12 +362,14 @@ def test_a_move_along_no_line_is_refused_with_a_clear_message():
 def test_a_detective_entering_mister_xs_station_catches_him_at_once():
     before = act(table(45, [33, 94], [1]), MISTER_X, 46, "taxi")
     after = act(before, "detective-1", 46, "taxi")
-    assert game.outcome(after) == {
+    assert game.outcome(after) | {"roles": None} == {
         "winners": ["detective-1", "detective-2"],
         "summary": {
             "msg": "%(figure)s caught Mister X at station %(station)s!",
             "args": {"figure": {"msg": "Detective %(number)s", "args": {"number": 1}}, "station": 46},
         },
+        "start_player": MISTER_X,
+        "roles": None,
     }
     lines = public_lines(before, after, "detective-1", {"type": "move", "to": 46, "ticket": "taxi"})
     assert lines[-1]["msg"] == "%(figure)s caught Mister X at station %(station)s!"

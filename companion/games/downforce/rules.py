@@ -46,6 +46,7 @@ OWN_SEAT_ONLY = frozenset({"bid", "forced_bid", "keep_power", "bet"})
 class Downforce(Game):
     id = "downforce"
     name = "Downforce"
+    bgg_id = 215311
     summary = N_("Sealed auction bids, secret race bets and the final sums, beside the cardboard race track.")
     options = (
         Option("players", N_("Players"), "int", 4, min=2, max=6),
@@ -163,7 +164,13 @@ class Downforce(Game):
             summary = msg(N_("%(seat)s wins with %(money)s million dollars."), seat=winners[0], money=table[0]["total"])
         else:
             summary = msg(N_("A shared win with %(money)s million dollars each."), money=table[0]["total"])
-        return {"winners": winners, "summary": summary}
+        scores = {row["seat"]: row["total"] for row in table}
+        return {"winners": winners, "summary": summary, "scores": scores, "start_player": self._starter(state)}
+
+    @staticmethod
+    def _starter(state: dict) -> str:
+        """The last race's start player (DF-13); the first seat if no car on the grid had an owner."""
+        return race.start_player(state) or state["players"][0]
 
     def describe(self, before: dict, after: dict, actor: str, action: dict) -> list[dict]:
         return describe_action(before, after, actor, action)
@@ -192,8 +199,9 @@ def _bids_were_seen(state: dict, undone: dict) -> bool:
 def beginner_outcome(state: dict) -> dict:
     race_ = state["races"][-1]
     winner = first_owner_home(race_)
+    starter = Downforce._starter(state)
     if winner is None:
-        return {"winners": [], "summary": msg(N_("No player's car finished."))}
+        return {"winners": [], "summary": msg(N_("No player's car finished.")), "start_player": starter}
     first = next(car for car in race_["finish"] if race_["cars"][car]["owner"] == winner)
     summary = msg(N_("%(seat)s wins: the %(car)s finished first."), seat=winner, car=car_name(first))
-    return {"winners": [winner], "summary": summary}
+    return {"winners": [winner], "summary": summary, "start_player": starter}

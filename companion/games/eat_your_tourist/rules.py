@@ -134,6 +134,7 @@ class EatYourTourist(Game):
             "players": players,
             "settings": settings,
             "active": first,
+            "starter": first,
             "phase": "fright",
             "turn_number": 1,
             "start_rolls": start_rolls,
@@ -200,6 +201,8 @@ class EatYourTourist(Game):
             "winners": [seat for seat in state["players"] if places[seat] == 1],
             "summary": summary(rows),
             "ranking": rows,
+            "scores": {row["seat"]: row["points"] for row in rows},
+            "start_player": state["starter"],
         }
 
     def describe(self, before: dict, after: dict, actor: str, action: dict) -> list[dict]:

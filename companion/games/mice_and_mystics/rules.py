@@ -56,6 +56,7 @@ OWN_MOUSE = frozenset(
 class MiceAndMystics(Game):
     id = "mice-and-mystics"
     name = N_("Mice and Mystics")
+    bgg_id = 124708
     summary = N_("The initiative track, the cheese wheel, surges and the hourglass, run for you.")
     options = (
         Option("players", N_("Players"), "int", 2, min=1, max=4, help=N_("A player may run several mice.")),
@@ -161,14 +162,17 @@ class MiceAndMystics(Game):
     def outcome(self, state: dict) -> dict | None:
         if state["phase"] not in ENDED or (state["options"]["campaign"] and not state["campaign_over"]):
             return None
+        # A cooperative game has no start player, but BG Stats wants one: the first seat stands for it.
         if state["phase"] == WON:
             return {
                 "winners": list(state["seats"]),
                 "summary": msg(N_("The mice completed chapter %(chapter)s!"), chapter=state["chapter"]),
+                "start_player": state["seats"][0],
             }
         return {
             "winners": [],
             "summary": msg(N_("The hourglass ran out: chapter %(chapter)s is lost."), chapter=state["chapter"]),
+            "start_player": state["seats"][0],
         }
 
     def describe(self, before: dict, after: dict, actor: str, action: dict) -> list[dict]:

@@ -61,6 +61,7 @@ class ScotlandYard(Game):
 
     id = "scotland-yard"
     name = N_("Scotland Yard")
+    bgg_id = 438
     summary = N_(
         "Mister X's secret travel log on his phone, the detectives' tickets on theirs, "
         "every move checked against the real board."
@@ -203,7 +204,8 @@ class ScotlandYard(Game):
         if end is None:
             return None
         winners = [MISTER_X] if end["winner"] == MISTER_X else _detective_seats(state)
-        return {"winners": winners, "summary": _end_summary(state)}
+        roles = {MISTER_X: msg(N_("Mister X"))} | dict.fromkeys(_detective_seats(state), msg(N_("Detectives")))
+        return {"winners": winners, "summary": _end_summary(state), "start_player": MISTER_X, "roles": roles}
 
     def describe(self, before: dict, after: dict, actor: str, action: dict) -> list[dict]:
         lines = []

@@ -1,0 +1,148 @@
+"""After the game: every phone's "Save to BG Stats" link and the play's download, for each of the four games.
+
+Each game is played to its end through the JSON API (the games' own web tests' quick paths), on a clock that
+moves one minute per logged event, so the date and duration the play carries can be checked exactly.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import time
+from itertools import count
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from companion.play import CREATE_PLAY
+from tests.games import test_downforce_web, test_eat_your_tourist_web, test_mice_and_mystics_web
+from tests.games import test_scotland_yard_web as scotland_yard
+from tests.pages import api, browser
+
+BGSTATS_LINK = re.compile(r'<a class="button" href="([^"]+)"[^>]*data-bgstats>')
+START = 1_800_000_000.0  # the first event's time; each later event comes a minute after the one before
+
+
+@pytest.fixture
+def minutes(service):
+    """The table's clock: every event (and every table opened) one minute after the one before."""
+    ticks = count()
+    service.clock = lambda: START + 60 * next(ticks)
+
+
+def downforce(client, app):
+    return test_downforce_web.finished(client, app)
+
+
+def eat_your_tourist(client, app):
+    code, host, tokens = test_eat_your_tourist_web.open_table(client)
+    test_eat_your_tourist_web.over(client, code, host, tokens)
+    return code, {"host": host, **tokens}
+
+
+def mice_and_mystics(client, app):
+    """A single chapter (no campaign): Anna's Lily and Bea's Filch reach its goals."""
+    table = test_mice_and_mystics_web.open_table(client)
+    test_mice_and_mystics_web.act(client, table, "player-1", type="add_mouse", hero="lily", life=4)
+    test_mice_and_mystics_web.act(client, table, "player-2", type="add_mouse", hero="filch", life=4)
+    test_mice_and_mystics_web.act(client, table, "player-1", type="start_chapter")
+    test_mice_and_mystics_web.act(client, table, "player-2", type="goals_done")
+    return table.pop("code"), table
+
+
+def scotland_yard_game(client, app):
+    code, tokens = scotland_yard.open_table(client)
+    scotland_yard.play_to_the_end(client, code, tokens)
+    return code, tokens
+
+
+GAMES = {
+    "downforce": (downforce, "Downforce", 215311, None),  # the start player the race showed
+    "eat-your-tourist": (eat_your_tourist, "Eat your tourist!", None, "player-1"),
+    "mice-and-mystics": (mice_and_mystics, "Mice and Mystics", 124708, "player-1"),
+    "scotland-yard": (scotland_yard_game, "Scotland Yard", 438, "mister-x"),
+}
+
+
+def score_sheet(view: dict) -> dict[str, int] | None:
+    """Each seat's final score as the game's own score sheet shows it to the display (None: a game without points)."""
+    if "results" in view and view["results"].get("final_table"):
+        return {row["seat"]: row["total"] for row in view["results"]["final_table"]}
+    if "scoreboard" in view:
+        return {row["seat"]: row["points"] for row in view["scoreboard"]}
+    return None
+
+
+def decoded(link: str) -> dict:
+    assert link.startswith(CREATE_PLAY), link
+    return json.loads(parse_qs(urlsplit(link).query)["data"][0])
+
+
+def seat_page(app, code: str, token: str) -> str:
+    answer = browser(app, code, seat=token).get(f"/t/{code}/seat")
+    assert answer.status_code == 200
+    return answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_phone_gets_a_bg_stats_link_that_carries_the_final_score_sheet(client, app, service, minutes, game):
+    play_to_the_end, name, bgg_id, starter = GAMES[game]
+    code, tokens = play_to_the_end(client, app)
+    display = client.get(f"/api/tables/{code}/view", headers={"Authorization": f"Bearer {tokens['host']}"}).json
+    sheet, winners = score_sheet(display["view"]), set(display["outcome"]["winners"])
+    names = service.names(code)
+    events = service.store.events(code)
+
+    seats = [seat for seat in tokens if seat != "host"]
+    plays = [decoded(html.unescape(BGSTATS_LINK.search(seat_page(app, code, tokens[seat])).group(1))) for seat in seats]
+    assert all(found == plays[0] for found in plays), "every phone sends the same play"
+    found = plays[0]
+
+    assert found["sourceName"] == "Table Companion"
+    assert found["sourceUrl"].endswith(f"/t/{code}/display")
+    assert found["game"]["name"] == name and found["game"]["sourceGameId"] == game
+    assert found["game"].get("bggId") == bgg_id
+    assert found["playDate"] == time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(events[0].created))
+    assert found["durationMin"] == len(events) - 1 > 0  # a minute between each two events
+    assert [player["name"] for player in found["players"]] == [names[seat] for seat in seats]
+    assert [player["sourcePlayerId"] for player in found["players"]] == seats
+    assert {player["sourcePlayerId"] for player in found["players"] if player["winner"]} == winners
+    starter = starter or display["view"]["start_player"]
+    assert [player["sourcePlayerId"] for player in found["players"] if player["startPlayer"]] == [starter]
+    assert found["game"]["noPoints"] is (sheet is None)
+    if sheet is not None:
+        assert {player["sourcePlayerId"]: player["score"] for player in found["players"]} == sheet
+    else:
+        assert all("score" not in player for player in found["players"])
+    if game == "scotland-yard":
+        side = "Mister X" if winners == {"mister-x"} else "Detectives"
+        assert {player["role"] for player in found["players"] if player["winner"]} == {side}
+        assert {player["role"] for player in found["players"]} == {"Mister X", "Detectives"}
+
+    download = browser(app, code, seat=tokens[seats[-1]]).get(f"/t/{code}/play.json")
+    assert download.status_code == 200 and "attachment" in download.headers["Content-Disposition"]
+    assert download.json == found
+    by_api = client.get(f"/api/tables/{code}/play", headers={"Authorization": f"Bearer {tokens[seats[0]]}"})
+    assert by_api.status_code == 200 and by_api.json == found
+
+
+def test_the_play_is_offered_only_once_the_game_is_over_and_never_on_the_display(client, app, service, minutes):
+    code, tokens = scotland_yard.open_table(client)
+    assert "data-bgstats" not in seat_page(app, code, tokens["mister-x"])
+    running = client.get(f"/api/tables/{code}/play", headers={"Authorization": f"Bearer {tokens['mister-x']}"})
+    assert running.status_code == 409
+    assert browser(app, code).get(f"/t/{code}/play.json").status_code == 401  # no seat, not the host
+
+    scotland_yard.play_to_the_end(client, code, tokens)
+    assert "data-bgstats" in seat_page(app, code, tokens["detective-1"])
+    display = browser(app, code, host=tokens["host"]).get(f"/t/{code}/display").get_data(as_text=True)
+    assert "data-bgstats" not in display  # nobody touches the TV
+    assert api(client, code, tokens["host"])["over"]
+
+
+def test_the_play_speaks_the_phones_language_but_keeps_the_games_published_name(client, app, minutes):
+    code, tokens = scotland_yard_game(client, app)
+    found = browser(app, code, seat=tokens["mister-x"]).get(f"/t/{code}/play.json?lang=cs").json
+    assert found["game"]["name"] == "Scotland Yard"
+    assert {player["role"] for player in found["players"] if player["sourcePlayerId"] != "mister-x"} == {"Detektivové"}
