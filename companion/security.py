@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Flask, abort, request, session
+from flask import Flask, abort, current_app, g, request, session
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion.games.base import N_
+from companion.tables import NotFound
 
 
 def rate_limited(budget: str):
@@ -34,8 +35,24 @@ def _per_window(app: Flask, setting: str) -> str:
     return f"{app.config[setting]} per {app.config['RATE_LIMIT_WINDOW']} seconds"
 
 
-def _not_about_a_table() -> bool:
-    return "code" not in (request.view_args or {})
+def _not_a_guess() -> bool:
+    """Only requests naming a table that does not exist meet the guessing budget.
+
+    A known table's own requests neither spend it nor are refused by it: behind
+    one NAT, one person's mistyped codes must not lock the others out of their game.
+    """
+    code = (request.view_args or {}).get("code")
+    if code is None:
+        return True
+    if "companion_table_known" not in g:
+        try:
+            current_app.extensions["companion"].cached(code)
+            g.companion_table_known = True
+        except NotFound:
+            g.companion_table_known = False
+        except Exception:  # noqa: BLE001 - the store is in trouble: the view itself says so, not the limiter
+            g.companion_table_known = True
+    return g.companion_table_known
 
 
 def _unknown_table(response) -> bool:
@@ -111,7 +128,7 @@ def init_limits(app: Flask) -> None:
             ApplicationLimit(
                 _per_window(app, "RATE_LIMIT_PROBES"),
                 error_message=PROBES_REFUSED,
-                exempt_when=_not_about_a_table,
+                exempt_when=_not_a_guess,
                 deduct_when=_unknown_table,
             )
         ],

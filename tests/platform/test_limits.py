@@ -80,13 +80,32 @@ def test_without_a_trusted_proxy_a_forwarded_address_is_ignored(make_app):
 
 def test_guessing_join_codes_is_cut_off_but_not_for_other_clients(make_app):
     client = make_app(RATE_LIMIT_PROBES=5).test_client()
-    code = client.post("/api/tables", json={"game": "secret-notes"}).get_json()["code"]
     guesser = {"REMOTE_ADDR": "127.0.0.9"}
     guesses = [client.get(f"/api/tables/ZZZZ{n}{n}/view", environ_base=guesser).status_code for n in range(2, 8)]
     assert guesses == [404] * 5 + [429]
-    assert client.get(f"/t/{code}", environ_base=guesser).status_code == 429
-    assert client.get(f"/t/{code}").status_code == 200
+    assert client.get("/api/tables/ZZZZ99/view").status_code == 404  # another client
     assert client.get("/", environ_base=guesser).status_code == 200  # the lobby is not about a table
+
+
+def test_a_known_table_is_never_locked_out_by_guesses_from_its_address(make_app):
+    """One café, one public address: somebody's mistyped codes must not stop the game at the next table."""
+    client = make_app(RATE_LIMIT_PROBES=3).test_client()
+    code = client.post("/api/tables", json={"game": "secret-notes"}).get_json()["code"]
+    seat = client.post(f"/api/tables/{code}/seats", json={"seat": "player-1", "name": "Ann"}).get_json()["token"]
+    bearer = {"Authorization": f"Bearer {seat}"}
+    assert {client.get(f"/t/ZZZZ{n}{n}").status_code for n in range(2, 9)} == {404, 429}
+    assert client.get(f"/t/{code}").status_code == 200
+    assert client.get(f"/api/tables/{code}/view", headers=bearer).status_code == 200
+    action = {"type": "write", "note": "still playing"}
+    assert client.post(f"/api/tables/{code}/actions", json=action, headers=bearer).status_code == 200
+
+
+def test_a_known_table_s_own_not_found_answers_do_not_spend_the_guessing_budget(make_app):
+    client = make_app(RATE_LIMIT_PROBES=2).test_client()
+    code = client.post("/api/tables", json={"game": "secret-notes"}).get_json()["code"]
+    claim = {"seat": "player-9", "name": "Nobody"}  # no such seat: a 404 of a table that exists
+    assert {client.post(f"/api/tables/{code}/seats", json=claim).status_code for _ in range(4)} == {404}
+    assert client.get("/api/tables/ZZZZ22/view").status_code == 404  # the budget is whole
 
 
 def test_pages_of_existing_tables_do_not_spend_the_guessing_budget(make_app):
