@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from flask import current_app, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
@@ -123,6 +125,34 @@ def finished_play(code: str, seat: str | None) -> dict:
     if found is None:
         raise Conflict(N_("The game is not over yet."))
     return found
+
+
+def table_record(code: str) -> dict:
+    """The table's whole log as the host may see it, in order and in the request's language, with the undo audit.
+
+    Built from the display's history lines (seat None), the ones the host page shows: a line meant for one
+    seat alone, or an undone line's secret, stays out of it.
+    """
+    service = tables()
+    snapshot = service.view(code, None)
+    table = service.cached(code)
+    names = seat_names(service.seat_specs(table), service.names(code))
+    logged = {event.seq: event.created for event in service.store.events(table.record.code)}
+    return {
+        "code": table.record.code,
+        "game": i18n.say({"msg": table.game.name, "args": {}}),
+        "players": names,
+        "lines": [
+            {
+                "seq": line["seq"],
+                "time": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(logged.get(line["seq"], 0))),
+                "text": i18n.say(line, names),
+                "undone": line["undone"],
+            }
+            for line in snapshot["history"]
+        ],
+        "outcome": snapshot["outcome"] and i18n.say(snapshot["outcome"]["summary"], names),
+    }
 
 
 # The README's error table: a game's refusal because the table moved on is a 409 `stale`, one because the

@@ -38,6 +38,7 @@ from companion.web.common import (
     host_cookie,
     live_html,
     seat_cookie,
+    table_record,
     tables,
 )
 
@@ -159,6 +160,33 @@ def host_page(code):
     )
 
 
+@bp.get("/t/<code>/record")
+def record(code):
+    """The table's record for the host: who did what, in order, with the undo audit."""
+    code = _host_only(code)
+    return render_template("record.html", record=table_record(code), game=tables().cached(code).game)
+
+
+@bp.get("/t/<code>/record.json")
+def record_json(code):
+    """The same record to download: the host's `companion tables export`, without the secrets and without a shell."""
+    code = _host_only(code)
+    return _download(table_record(code), f"{tables().cached(code).game.id}-{code}-record.json")
+
+
+def _download(body: dict, filename: str):
+    response = make_response(body)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _host_only(code: str) -> str:
+    code = tables().live(code).record.code
+    if not cookie_is_host(code):
+        raise Forbidden(N_("Only the host can do that."))
+    return code
+
+
 @bp.get("/t/<code>/live")
 def live(code):
     """Polling fallback for a page that cannot open a WebSocket."""
@@ -177,9 +205,7 @@ def play_json(code):
     seat = cookie_seat(code)
     if seat is None and not cookie_is_host(code):
         raise Unauthorized(N_("Take a seat first."))
-    response = make_response(finished_play(code, seat))
-    response.headers["Content-Disposition"] = f'attachment; filename="{tables().cached(code).game.id}-{code}.json"'
-    return response
+    return _download(finished_play(code, seat), f"{tables().cached(code).game.id}-{code}.json")
 
 
 @bp.post("/t/<code>/act")

@@ -146,3 +146,52 @@ def test_the_play_speaks_the_phones_language_but_keeps_the_games_published_name(
     found = browser(app, code, seat=tokens["mister-x"]).get(f"/t/{code}/play.json?lang=cs").json
     assert found["game"]["name"] == "Scotland Yard"
     assert {player["role"] for player in found["players"] if player["sourcePlayerId"] != "mister-x"} == {"Detektivové"}
+
+
+# -- the table's record (issue 18, item 7) ------------------------------------------------------------------
+
+
+def test_the_host_reads_the_finished_games_whole_record_in_order_with_the_undo_audit(client, app, service, minutes):
+    code, host, tokens = test_eat_your_tourist_web.open_table(client)
+    api(client, code, host, type="roll_fright", value=4)
+    undone = client.post(f"/api/tables/{code}/undo", json={}, headers={"Authorization": f"Bearer {host}"})
+    assert undone.status_code == 200
+    test_eat_your_tourist_web.over(client, code, host, tokens)
+    history = client.get(f"/api/tables/{code}/view", headers={"Authorization": f"Bearer {host}"}).json["history"]
+
+    host_page = browser(app, code, host=host).get(f"/t/{code}/host").get_data(as_text=True)
+    assert f'href="/t/{code}/record"' in host_page
+    record = browser(app, code, host=host).get(f"/t/{code}/record.json")
+    assert record.status_code == 200 and "attachment" in record.headers["Content-Disposition"]
+    lines = record.json["lines"]
+    assert [line["seq"] for line in lines] == [line["seq"] for line in history]  # every line, oldest first
+    assert [line["seq"] for line in lines] == sorted(line["seq"] for line in lines)
+    assert [line["undone"] for line in lines] == [line["undone"] for line in history]
+    assert any(line["undone"] for line in lines)
+    assert "The host undid the last action." in [line["text"] for line in lines]
+    assert lines[0]["time"] == time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(START + 60))
+    assert record.json["players"] == {"player-1": "Anna", "player-2": "Bea", "player-3": "Cyril"}
+    assert "Anna" in record.json["outcome"]
+
+    page = browser(app, code, host=host).get(f"/t/{code}/record").get_data(as_text=True)
+    assert all(html.escape(line["text"], quote=False) in page for line in lines)
+    assert "(undone)" in page
+    czech = browser(app, code, host=host).get(f"/t/{code}/record?lang=cs").get_data(as_text=True)
+    assert "Záznam stolu" in czech and "Hostitel vrátil poslední akci." in czech
+    assert "The host undid the last action." not in czech
+
+
+def test_the_record_is_the_hosts_alone_and_holds_no_line_meant_for_one_seat(client, app, minutes):
+    code, tokens = scotland_yard_game(client, app)
+    for who in ("mister-x", "detective-1"):
+        assert browser(app, code, seat=tokens[who]).get(f"/t/{code}/record").status_code == 403
+        assert browser(app, code, seat=tokens[who]).get(f"/t/{code}/record.json").status_code == 403
+    record = browser(app, code, host=tokens["host"]).get(f"/t/{code}/record.json").json
+    texts = [line["text"] for line in record["lines"]]
+    own = client.get(f"/api/tables/{code}/view", headers={"Authorization": f"Bearer {tokens['mister-x']}"}).json
+    public = client.get(f"/api/tables/{code}/view", headers={"Authorization": f"Bearer {tokens['host']}"}).json
+    public_seqs = {(line["seq"], line["msg"]) for line in public["history"]}
+    private = [line for line in own["history"] if (line["seq"], line["msg"]) not in public_seqs]
+    assert private, "Mister X's phone has lines of his own"
+    assert len(texts) == len(public["history"])
+    assert not {line["msg"] for line in private} & {line["msg"] for line in public["history"]}
