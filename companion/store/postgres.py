@@ -10,15 +10,17 @@ flushed to the write-ahead log, so an acknowledged action survives a crash.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 import psycopg
 from psycopg import errors
 from psycopg.types.json import Jsonb
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from companion.store import (
     CodeTaken,
@@ -73,6 +75,9 @@ MIGRATIONS = (
     " WHERE client_action_id IS NOT NULL;",
 )
 
+# Seconds a request waits for a connection (all in use, or the database unreachable) before it is told to retry.
+POOL_WAIT = 5.0
+
 # Any constant shared by every process of the deployment: they take turns migrating.
 MIGRATION_LOCK = 74062025
 
@@ -82,7 +87,10 @@ class PostgresStore:
 
     def __init__(self, url: str, pool_size: int | None = None):
         size = pool_size or int(os.environ.get("COMPANION_DATABASE_POOL", "8"))
-        self._pool = ConnectionPool(url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=True)
+        # A database that is down answers 503 within seconds, not after the pool's default 30.
+        self._pool = ConnectionPool(
+            url, min_size=1, max_size=size, kwargs={"autocommit": True}, open=True, timeout=POOL_WAIT
+        )
         self._turn = threading.local()  # the connection of the turn a thread (or greenlet) is in
         self._migrate()
 
@@ -102,16 +110,36 @@ class PostgresStore:
         """This process's turn to append to the table: the others wait for it (advisory lock on the table).
 
         The turn's reads and writes run on the connection that holds the lock, so
-        a turn never waits for a second connection from the pool.
+        a turn never waits for a second connection from the pool. A turn whose
+        connection the server cuts fails with StoreBusy (the lock went with it).
         """
         with self._pool.connection() as db:
-            db.execute("SELECT pg_advisory_lock(hashtext(%s))", (code,))
+            try:
+                db.execute("SELECT pg_advisory_lock(hashtext(%s))", (code,))
+            except psycopg.OperationalError as error:
+                self._lost(error)
             self._turn.db = db
             try:
                 yield
             finally:
                 self._turn.db = None
-                db.execute("SELECT pg_advisory_unlock(hashtext(%s))", (code,))
+                with contextlib.suppress(psycopg.OperationalError):  # a cut connection took its lock along
+                    db.execute("SELECT pg_advisory_unlock(hashtext(%s))", (code,))
+
+    def _lost(self, error: psycopg.OperationalError) -> NoReturn:
+        raise StoreBusy(str(error)) from error
+
+    def _in_turn(self) -> bool:
+        return getattr(self._turn, "db", None) is not None
+
+    def _cut(self, error: psycopg.OperationalError, attempt: int) -> bool:
+        """Whether to try again on another connection: the server cut this one and a next one may be whole.
+
+        Each failure discards the cut connection, and every pooled one may have been cut
+        (a database restart): up to the pool's size of them. Checking the pool first would race
+        the cut, which is not instant. A turn's connection held its lock: no other will do.
+        """
+        return attempt <= self._pool.max_size and not self._in_turn() and not isinstance(error, PoolTimeout)
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection]:
@@ -124,18 +152,41 @@ class PostgresStore:
                 yield db
 
     def _rows(self, query: str, params: tuple = ()) -> list[tuple]:
-        """A read: one statement (autocommit)."""
-        with self._connection() as db:
-            return db.execute(query, params).fetchall()
+        """A read: one statement (autocommit); safe to repeat, so a connection the server cut is no answer."""
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                with self._connection() as db:
+                    return db.execute(query, params).fetchall()
+            except psycopg.OperationalError as error:
+                if not self._cut(error, attempt):
+                    self._lost(error)
 
     @contextmanager
     def _transaction(self) -> Iterator[psycopg.Connection]:
-        """A pooled connection inside BEGIN .. COMMIT, rolled back on any error: no write leaves it open."""
+        """A pooled connection inside BEGIN .. COMMIT, rolled back on any error: no write leaves it open.
+
+        A connection the server cut while it sat in the pool fails at BEGIN, before
+        anything is written: then the write takes another. Cut later, the write may or
+        may not have been committed: StoreBusy, and the caller resends (an action by its
+        client action id, which the log keeps once).
+        """
+        attempt = 0
         try:
-            with self._connection() as db, db.transaction():
-                yield db
-        except psycopg.OperationalError as error:  # the server went away, or is shutting down: try again
-            raise StoreBusy(str(error)) from error
+            while True:
+                attempt += 1
+                with self._connection() as db, contextlib.ExitStack() as transaction:
+                    try:
+                        transaction.enter_context(db.transaction())
+                    except psycopg.OperationalError as error:
+                        if self._cut(error, attempt):
+                            continue
+                        raise
+                    yield db
+                    return
+        except psycopg.OperationalError as error:
+            self._lost(error)
 
     def _write(self, query: str, params: tuple = ()) -> list[tuple]:
         with self._transaction() as db:

@@ -296,6 +296,14 @@ def store_busy(error: StoreBusy):
     return table_error(Unavailable(N_("The table is busy for a moment; please try again.")))
 
 
+@bp.after_app_request
+def retry_soon(response):
+    """A 503 (the database could not take a write, or lost its connection) tells the client when to try again."""
+    if response.status_code == 503:
+        response.headers.setdefault("Retry-After", "1")
+    return response
+
+
 @bp.app_errorhandler(RateLimitExceeded)
 def rate_limit_spent(error: RateLimitExceeded):
     return table_error(TooMany(error.description))
