@@ -9,6 +9,10 @@ from companion.games.base import Game
 ERROR = {"$ref": "#/components/schemas/Error"}
 
 
+# The latest history lines of a view, oldest first; older ones come from /api/tables/{code}/history.
+HISTORY = {"type": "array", "items": {"type": "object"}}
+
+
 def _error_responses(*codes: int) -> dict:
     return {str(code): {"description": "refused", "content": {"application/json": {"schema": ERROR}}} for code in codes}
 
@@ -128,6 +132,26 @@ def document(games: Iterable[Game]) -> dict:
                     "responses": _ok({"type": "object"}) | _error_responses(401, 403, 404, 409),
                 }
             },
+            "/api/tables/{code}/history": {
+                "get": {
+                    "summary": "Older history lines than a view carries: the latest 100 before seq `before`",
+                    "parameters": [
+                        table_code,
+                        {"name": "before", "in": "query", "required": False, "schema": {"type": "integer"}},
+                    ],
+                    "security": secured,
+                    "responses": _ok(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "history": HISTORY,
+                                "history_before": {"type": "integer", "nullable": True},
+                            },
+                        }
+                    )
+                    | _error_responses(400, 401, 403, 404),
+                }
+            },
             "/api/tables/{code}/undo": {
                 "post": {
                     "summary": "The host undoes the last action",
@@ -170,7 +194,12 @@ def document(games: Iterable[Game]) -> dict:
                         "seq": {"type": "integer"},
                         "seat": {"type": "string", "nullable": True},
                         "view": {"type": "object"},
-                        "history": {"type": "array", "items": {"type": "object"}},
+                        "history": HISTORY,
+                        "history_before": {
+                            "type": "integer",
+                            "nullable": True,
+                            "description": "older lines: GET /api/tables/{code}/history?before=this",
+                        },
                         "outcome": {"type": "object", "nullable": True},
                     },
                 },

@@ -13,7 +13,7 @@ import logging
 import secrets
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 
 JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 JOIN_CODE_LENGTH = 6
+# A view and every push carry only the latest history lines, so that their size and cost do not grow with the
+# game's length; a page or the API asks for older ones on demand (Tables.history), the host page reads them all.
+HISTORY_WINDOW = 20
 
 
 class TableError(Exception):
@@ -100,6 +103,15 @@ class HistoryLine:
 
 
 @dataclass
+class HistoryWindow:
+    """Some of the history lines a seat may see, oldest first, as plain data."""
+
+    lines: list[dict]
+    before: int | None  # ask for the lines before this seq to see older ones; None: there are none
+    number: int  # how many lines this seat may see up to the newest of these (the newest line's number)
+
+
+@dataclass
 class LiveTable:
     """One table's log folded into its current state, kept in memory."""
 
@@ -119,6 +131,8 @@ class LiveTable:
     # Actions and undos not yet appended; whoever holds `lock` appends them all in one commit.
     # A deque: threads add to it without taking `lock` (its append and popleft are atomic).
     waiting: deque = field(default_factory=deque)
+    # How many history lines name each seat (None: the public ones): a window's numbering without a count.
+    line_counts: Counter = field(default_factory=Counter)
 
     def __post_init__(self):
         self.moments.append((self.seq, self.game.moment(self.state)))
@@ -136,7 +150,7 @@ class LiveTable:
             self.state = after if after is not None else self.apply(event)
             self.undo_stack.append((event.seq, before, event.payload))
             for line in self.game.describe(before, self.state, event.actor, event.payload):
-                self.history.append(HistoryLine(event.seq, line["msg"], line["args"], line.get("seats")))
+                self._add_line(HistoryLine(event.seq, line["msg"], line["args"], line.get("seats")))
         if event.client_action_id:
             self.action_ids[event.actor, event.client_action_id] = event.seq
         self.seq = event.seq
@@ -162,7 +176,35 @@ class LiveTable:
         for line in self.history:
             if line.seq == undone_seq:
                 line.undone = True
-        self.history.append(HistoryLine(event.seq, N_("The host undid the last action."), {}))
+        self._add_line(HistoryLine(event.seq, N_("The host undid the last action."), {}))
+
+    def _add_line(self, line: HistoryLine) -> None:
+        self.history.append(line)
+        self.line_counts.update([None] if line.seats is None else line.seats)
+
+    def history_for(self, seat: str | None, before: int | None = None, limit: int | None = None) -> HistoryWindow:
+        """The latest `limit` history lines `seat` may see before seq `before` (all of them: no limit), oldest first.
+
+        A window never splits the lines of one event, so that asking for the lines before its oldest seq
+        misses none. Its cost depends on the window, not on the game's length (for a seat that sees its lines).
+        """
+        lines = self.history
+        end = len(lines) if before is None else bisect.bisect_left(lines, before, key=lambda line: line.seq)
+        number = self.line_counts[None] + (self.line_counts[seat] if seat is not None else 0)
+        if before is not None:
+            number -= sum(1 for line in lines[end:] if line.visible_to(seat))
+        picked: list[HistoryLine] = []
+        start = end
+        while start > 0 and (limit is None or len(picked) < limit or lines[start - 1].seq == picked[-1].seq):
+            start -= 1
+            if lines[start].visible_to(seat):
+                picked.append(lines[start])
+        older = any(lines[index].visible_to(seat) for index in range(start - 1, -1, -1))
+        return HistoryWindow(
+            [{"seq": line.seq, "msg": line.msg, "args": line.args, "undone": line.undone} for line in reversed(picked)],
+            picked[-1].seq if older else None,
+            number,
+        )
 
 
 @dataclass
@@ -537,27 +579,33 @@ class Tables:
 
     # -- views ----------------------------------------------------------------
 
-    def view(self, code: str, seat: str | None, fresh: bool = True) -> dict:
+    def view(self, code: str, seat: str | None, fresh: bool = True, full_history: bool = False) -> dict:
         """Everything `seat` may see (None: the public display), as plain data.
 
         fresh: first read what other processes appended (pushes after a local
-        change skip that read).
+        change skip that read). The history is the latest HISTORY_WINDOW lines
+        (`history_before`: the seq to ask `history` for older ones), or all of them.
         """
         table = self.live(code) if fresh else self.cached(code)
         with table.view_lock:
+            history = table.history_for(seat, limit=None if full_history else HISTORY_WINDOW)
             return {
                 "seq": table.seq,
                 "game": table.record.game,
                 "view": table.game.view(table.state, seat),
-                "history": [
-                    {"seq": line.seq, "msg": line.msg, "args": line.args, "undone": line.undone}
-                    for line in table.history
-                    if line.visible_to(seat)
-                ],
+                "history": history.lines,
+                "history_before": history.before,
+                "history_number": history.number,
                 "outcome": table.game.outcome(table.state),
                 "can_undo": bool(table.undo_stack),
                 "played": (table.began, table.last_event_at),
             }
+
+    def history(self, code: str, seat: str | None, before: int | None, limit: int = 100) -> HistoryWindow:
+        """Older history lines `seat` may see: the latest `limit` before seq `before`."""
+        table = self.live(code)
+        with table.view_lock:
+            return table.history_for(seat, before, limit)
 
 
 def busy() -> Unavailable:

@@ -11,7 +11,7 @@ from companion.games.base import HOST, N_
 from companion.openapi import document
 from companion.security import rate_limited
 from companion.tables import Forbidden, NotFound, TableError, Unauthorized
-from companion.web.common import bearer_token, external_url, finished_play, tables
+from companion.web.common import bearer_token, before_seq, external_url, finished_play, tables
 
 bp = Blueprint("api", __name__)
 
@@ -133,8 +133,17 @@ def _view(code: str, actor: str) -> dict:
         "seat": None if actor == HOST else actor,
         "view": snapshot["view"],
         "history": snapshot["history"],
+        "history_before": snapshot["history_before"],
         "outcome": snapshot["outcome"],
     }
+
+
+@bp.get("/api/tables/<code>/history")
+def history(code):
+    """Older history lines than a view carries: the latest 100 the caller may see before seq `before`."""
+    actor = _bearer(code)
+    window = tables().history(code, None if actor == HOST else actor, before_seq())
+    return {"history": window.lines, "history_before": window.before}
 
 
 def _bearer(code: str) -> str:

@@ -56,6 +56,16 @@ def external_url(endpoint: str, **values) -> str:
     return public.rstrip("/") + path if public else url_for(endpoint, _external=True, **values)
 
 
+def before_seq() -> int | None:
+    """The `before` of a request for older history lines: a seq, or none for the latest."""
+    before = request.args.get("before")
+    if before is None:
+        return None
+    if not before.isdigit() or len(before) > 12:
+        raise TableError(N_("Ask for the lines before a sequence number."))
+    return int(before)
+
+
 def seat_names(specs, taken: dict) -> dict[str, str]:
     """Seat id -> what to call it: the player's name, else the seat's label."""
     return {spec.id: taken.get(spec.id) or i18n.say(spec.label) for spec in specs}
@@ -74,13 +84,15 @@ def game_template(game_id: str, seat: str | None) -> str:
 def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True, host_page: bool = False) -> str:
     """The live part of a page, rendered from this seat's view alone (seat None: the display or the host page)."""
     service = tables()
-    snapshot = service.view(code, seat, fresh=fresh)
+    host_tools = host_page and is_host
+    # The host page is where the whole history is read; every other page shows its latest lines.
+    snapshot = service.view(code, seat, fresh=fresh, full_history=host_tools)
     table = service.cached(code)
     specs = service.seat_specs(table)
     taken = service.names(code)
     names = seat_names(specs, taken)
     game = table.game
-    page = "seat" if seat else "host" if host_page and is_host else "display"
+    page = "seat" if seat else "host" if host_tools else "display"
     finished = play_of(table, snapshot, names) if page != "display" else None
     return render_template(
         "live.html",
@@ -95,6 +107,8 @@ def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True, ho
         seq=snapshot["seq"],
         view=snapshot["view"],
         history=snapshot["history"],
+        history_before=snapshot["history_before"],
+        history_number=snapshot["history_number"],
         outcome=snapshot["outcome"],
         can_undo=snapshot["can_undo"],
         game=game,
@@ -134,7 +148,7 @@ def table_record(code: str) -> dict:
     seat alone, or an undone line's secret, stays out of it.
     """
     service = tables()
-    snapshot = service.view(code, None)
+    snapshot = service.view(code, None, full_history=True)
     table = service.cached(code)
     names = seat_names(service.seat_specs(table), service.names(code))
     logged = {event.seq: event.created for event in service.store.events(table.record.code)}

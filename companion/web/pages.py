@@ -30,6 +30,7 @@ from companion.store import StoreBusy
 from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized, Unavailable, normalise_code
 from companion.web.common import (
     answer_status,
+    before_seq,
     cookie_is_host,
     cookie_seat,
     error_message,
@@ -38,6 +39,7 @@ from companion.web.common import (
     host_cookie,
     live_html,
     seat_cookie,
+    seat_names,
     table_record,
     tables,
 )
@@ -206,6 +208,23 @@ def play_json(code):
     if seat is None and not cookie_is_host(code):
         raise Unauthorized(N_("Take a seat first."))
     return _download(finished_play(code, seat), f"{tables().cached(code).game.id}-{code}.json")
+
+
+@bp.get("/t/<code>/history")
+def history(code):
+    """Older history lines than the live part carries, for this device's seat (the public ones without)."""
+    service = tables()
+    table = service.live(code)
+    code = table.record.code
+    seat = cookie_seat(code)
+    names = seat_names(service.seat_specs(table), service.names(code))
+    return render_template(
+        "history.html",
+        code=code,
+        game=table.game,
+        history=service.history(code, seat, before_seq()),
+        say=lambda message: i18n.say(message, names),
+    )
 
 
 @bp.post("/t/<code>/act")
