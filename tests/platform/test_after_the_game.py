@@ -157,7 +157,7 @@ def test_the_host_reads_the_finished_games_whole_record_in_order_with_the_undo_a
     undone = client.post(f"/api/tables/{code}/undo", json={}, headers={"Authorization": f"Bearer {host}"})
     assert undone.status_code == 200
     test_eat_your_tourist_web.over(client, code, host, tokens)
-    history = client.get(f"/api/tables/{code}/view", headers={"Authorization": f"Bearer {host}"}).json["history"]
+    history = service.view(code, None, full_history=True)["history"]  # the API's view carries the latest lines
 
     host_page = browser(app, code, host=host).get(f"/t/{code}/host").get_data(as_text=True)
     assert f'href="/t/{code}/record"' in host_page
@@ -181,15 +181,15 @@ def test_the_host_reads_the_finished_games_whole_record_in_order_with_the_undo_a
     assert "The host undid the last action." not in czech
 
 
-def test_the_record_is_the_hosts_alone_and_holds_no_line_meant_for_one_seat(client, app, minutes):
+def test_the_record_is_the_hosts_alone_and_holds_no_line_meant_for_one_seat(client, app, service, minutes):
     code, tokens = scotland_yard_game(client, app)
     for who in ("mister-x", "detective-1"):
         assert browser(app, code, seat=tokens[who]).get(f"/t/{code}/record").status_code == 403
         assert browser(app, code, seat=tokens[who]).get(f"/t/{code}/record.json").status_code == 403
     record = browser(app, code, host=tokens["host"]).get(f"/t/{code}/record.json").json
     texts = [line["text"] for line in record["lines"]]
-    own = client.get(f"/api/tables/{code}/view", headers={"Authorization": f"Bearer {tokens['mister-x']}"}).json
-    public = client.get(f"/api/tables/{code}/view", headers={"Authorization": f"Bearer {tokens['host']}"}).json
+    own = service.view(code, "mister-x", full_history=True)  # the API's views carry only the latest lines
+    public = service.view(code, None, full_history=True)
     public_seqs = {(line["seq"], line["msg"]) for line in public["history"]}
     private = [line for line in own["history"] if (line["seq"], line["msg"]) not in public_seqs]
     assert private, "Mister X's phone has lines of his own"
