@@ -62,6 +62,8 @@ def action_from_form(game: Game, form) -> dict:
 
 def _field(name: str, prop: dict, form) -> dict:
     kind = prop.get("type", "string")
+    if kind == "array" and prop.get("items", {}).get("type") == "object":
+        return {name: _rows(name, prop["items"], form)}
     if kind == "array":
         values = [v for v in form.getlist(name) if v != ""]
         item = prop.get("items", {}).get("type", "string")
@@ -72,6 +74,24 @@ def _field(name: str, prop: dict, form) -> dict:
     if value is None or value == "":
         return {}
     return {name: _scalar(name, kind, value)}
+
+
+def _rows(name: str, item: dict, form) -> list[dict]:
+    """A list of objects from a form: the n-th `name.field` of every field makes the n-th row.
+
+    A row that leaves one of its required fields blank is no row (a quick-pick line left at "none").
+    """
+    columns = {field: form.getlist(f"{name}.{field}") for field in item.get("properties", {})}
+    rows = []
+    for n in range(max(map(len, columns.values()), default=0)):
+        row = {
+            field: _scalar(f"{name}.{field}", item["properties"][field].get("type", "string"), values[n])
+            for field, values in columns.items()
+            if n < len(values) and values[n] != ""
+        }
+        if all(field in row for field in item.get("required", [])):
+            rows.append(row)
+    return rows
 
 
 def _scalar(name: str, kind: str, value: str):
@@ -102,14 +122,15 @@ def _schema(game: Game, kind: str) -> tuple[str, dict]:
 JSON_TYPES = {"integer": int, "string": str, "boolean": bool, "array": list, "object": dict, "number": (int, float)}
 
 
-def _checked(schema: dict, action: dict) -> dict:
-    """The action, if its fields fit the schema (so that a game's rules only see well-formed actions)."""
+def _checked(schema: dict, action: dict, prefix: str = "") -> dict:
+    """The action (or an object in it), if its fields fit the schema, so that a game's rules only see well-formed
+    actions."""
     for name in schema.get("required", []):
         if name not in action:
-            raise TableError(N_("%(field)s is missing."), field=name)
+            raise TableError(N_("%(field)s is missing."), field=prefix + name)
     for name, prop in schema.get("properties", {}).items():
         if name in action:
-            _check_value(name, prop, action[name])
+            _check_value(prefix + name, prop, action[name])
     return action
 
 
@@ -124,11 +145,14 @@ def _check_value(name: str, prop: dict, value) -> None:
         and ("maximum" not in prop or value <= prop["maximum"])
         and (kind != "string" or len(value) <= prop.get("maxLength", 4000))
         and ("pattern" not in prop or re.fullmatch(prop["pattern"].strip("^$"), value) is not None)
+        and ("maxItems" not in prop or len(value) <= prop["maxItems"])
     )
     if not fits:
         raise TableError(N_("%(field)s has a value the game cannot use."), field=name)
     for item in value if kind == "array" else ():
         _check_value(name, prop.get("items", {}), item)
+    if kind == "object":
+        _checked(prop, value, prefix=f"{name}.")
 
 
 def optional_str(body: dict, name: str) -> str | None:

@@ -103,3 +103,34 @@ def test_on_a_small_phone_the_turn_and_my_mouse_come_first_and_the_rest_is_folde
     expect(anna.locator("#mm-track .mm-card")).to_have_count(3)
     markers = anna.locator("#mm-story .mm-marker").evaluate_all("nodes => nodes.map(n => getComputedStyle(n).fontSize)")
     assert len(markers) == 2 and all(float(size.removesuffix("px")) >= 16 for size in markers), markers
+
+
+def test_a_revealed_card_with_its_surge_minions_recorded_then_a_surge_puts_them_on_the_track(server, phones):
+    display, anna = phones(1920, 1080), phones(**SMALL_PHONE)
+    code = lobby.open_table(display, server.url, "Mice and Mystics", players="1")
+    lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
+    add_mouse(anna, "collin")
+    anna.get_by_role("button", name="Start the chapter").click()
+    track = display.locator("#mm-track")
+    expect(track.locator(".mm-card")).to_have_count(1)
+
+    # MM-25 and Q13: the card's row and its surge, recorded once with taps on the quick picks.
+    anna.locator("#mm-fold-minions > summary").click()
+    reveal = anna.locator("form[data-action=reveal_encounter]")
+    reveal.locator("input[name=name]").fill("Rat patrol")
+    rats = reveal.locator("tr[data-minion=rats]")
+    rats.locator("select[name='minions.surge_figures']").select_option("2")
+    assert rats.locator("select").first.bounding_box()["height"] >= 44
+    reveal.get_by_role("button", name="Reveal the encounter").click()
+    expect(display.locator("#mm-surge")).to_contain_text("Rat patrol: 2 × Rats")
+    assert anna.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+
+    # MM-30 and MM-26 step 4: six cheese, and the surge summons the rats by itself.
+    cheese = anna.locator("#mm-add-cheese").get_by_role("button", name="+3 cheese")
+    cheese.click()
+    expect(display.locator(".mm-wheel-card [data-cheese]")).to_have_attribute("data-cheese", "3")
+    cheese.click()
+    expect(track.locator(".mm-card", has_text="Rats")).to_have_count(1)
+    for screen in (display, anna):
+        expect(screen.locator(".banner")).to_contain_text("From the encounter card Rat patrol: 2 × Rats arrive.")
+    expect(display.locator("#mm-story")).to_contain_text("page 2")

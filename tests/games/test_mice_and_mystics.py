@@ -35,6 +35,15 @@ def mouse(mouse_id, seat="player-1", life=5, **sheet):
     return {**new_mouse(mouse_id, mouse_id, "", seat, life, "first ability"), **sheet}
 
 
+def face_up(name, surge="", page=1, minions=(), surge_minions=()):
+    """An encounter card face up on the deck, as reveal_encounter leaves it."""
+    return {"name": name, "surge": surge, "page": page, "minions": list(minions), "surge_minions": list(surge_minions)}
+
+
+def arriving(minion, figures, life=1, name=""):
+    return {"minion": minion, "name": name, "figures": figures, "life": life, "cards": 2}
+
+
 def chapter(track, mice=None, groups=(), turn=0, **extra):
     """A chapter in play from a compact literal: the initiative track top to bottom."""
     state = table(**extra.pop("options", {}))
@@ -349,7 +358,7 @@ def test_five_cheese_is_no_surge():
 
 
 def test_the_chapters_special_surge_wins_over_the_encounter_card():
-    encounter = {"name": "Spiders", "surge": "1 spider"}
+    encounter = face_up("Spiders", "1 spider")
     state = chapter(["collin"], wheel=5, special_surge="Two rats from the drain", encounter=encounter)
     state = do(state, {"type": "add_cheese"})
     assert state["surge"]["source"] == "special"
@@ -358,7 +367,7 @@ def test_the_chapters_special_surge_wins_over_the_encounter_card():
 
 
 def test_the_face_up_encounter_card_surges_once_and_is_then_discarded():
-    state = chapter(["collin"], wheel=5, encounter={"name": "Spiders", "surge": "1 spider"})
+    state = chapter(["collin"], wheel=5, encounter=face_up("Spiders", "1 spider"))
     state = do(state, {"type": "add_cheese"})
     assert state["surge"]["source"] == "encounter"
     assert state["surge"]["text"] == "1 spider"
@@ -366,6 +375,83 @@ def test_the_face_up_encounter_card_surges_once_and_is_then_discarded():
     state = do(state, {"type": "add_cheese", "count": 6})
     assert state["surge"]["source"] == "none"
     assert state["hourglass"] == 3
+
+
+# --- summoning: an encounter card's row and surge, recorded once ----------------------------------------
+
+
+def english(message):
+    """A message as the English screens say it."""
+    args = {name: english(value) if isinstance(value, dict) else value for name, value in message["args"].items()}
+    return message["msg"] % args
+
+
+def reveal(name, *minions, **fields):
+    """reveal_encounter with quick picks: (minion, now, at the surge, hit points) per type."""
+    rows = [{"minion": m, "figures": now, "surge_figures": later, "life": life} for m, now, later, life in minions]
+    return {"type": "reveal_encounter", "name": name, "minions": rows, **fields}
+
+
+def test_a_revealed_encounter_places_its_rows_minions_and_keeps_its_surges_for_later():
+    state = chapter(["collin", "nez"], hourglass=2, end_page=8)  # MM-25, MM-26, MM-3
+    state = do(state, reveal("Rat patrol", ("rats", 3, 2, 1), ("spiders", 0, 1, 2)))
+    assert sorted(order(state)) == ["mouse:collin", "mouse:nez", "rats"]
+    assert state["groups"]["rats"]["figures"] == [0, 0, 0]
+    card = state["encounter"]
+    assert (card["name"], card["page"]) == ("Rat patrol", 2)
+    assert card["surge_minions"] == [arriving("rats", 2), arriving("spiders", 1, life=2)]
+    assert english(state["banner"]) == "New encounter Rat patrol: 3 × Rats arrive."
+    assert english(game.view(state, "player-1")["encounter"]["surge_minions"]) == "2 × Rats, 1 × Spiders"
+
+
+def test_a_surge_summons_the_face_up_cards_minions_onto_the_initiative_track():
+    card = face_up("Rat patrol", surge_minions=[arriving("rats", 2), arriving("spiders", 1, life=2)])
+    state = chapter(["collin", "rats", "nez"], groups=[group("rats")], wheel=5, hourglass=1, encounter=card)
+    state = do(state, {"type": "add_cheese"})  # MM-30 step 3, MM-26 step 4
+    assert order(state) == ["mouse:collin", "rats", "mouse:nez", "spiders"]  # MM-4: rats keep their one card
+    assert state["groups"]["rats"]["figures"] == [0, 0, 0]
+    assert state["groups"]["spiders"]["life"] == 2
+    assert (active(state), state["hourglass"], state["wheel"], state["encounter"]) == ("mouse:collin", 2, 0, None)
+    assert english(state["banner"]) == "Surge! From the encounter card Rat patrol: 2 × Rats, 1 × Spiders arrive."
+    assert english(game.view(state, None)["surge"]["arrivals"]) == "2 × Rats, 1 × Spiders"
+
+
+def test_a_later_surge_in_the_same_room_brings_no_minions_but_moves_the_hourglass():
+    card = face_up("Rat patrol", surge_minions=[arriving("rats", 2)])
+    state = chapter(["collin", "rats"], groups=[group("rats")], wheel=5, hourglass=1, end_page=9, encounter=card)
+    state = do(state, {"type": "add_cheese"}, {"type": "add_cheese", "count": 6})  # Q7
+    assert state["groups"]["rats"]["figures"] == [0, 0, 0]
+    assert (state["hourglass"], state["surge"]["source"]) == (3, "none")
+    assert english(state["banner"]) == "Surge! No minions appear, but the hourglass moves on."
+
+
+def test_the_rooms_special_surge_summons_its_minions_every_time_instead_of_the_cards():
+    card = face_up("Spider nest", surge_minions=[arriving("spiders", 1, life=2)])
+    state = chapter(["collin", "rats"], groups=[group("rats")], hourglass=1, end_page=9, encounter=card)
+    special = {"type": "set_special_surge", "minions": [{"minion": "roaches", "figures": 2, "life": 1}]}
+    state = do(state, special, {"type": "add_cheese", "count": 6})  # MM-30 step 2
+    assert order(state) == ["mouse:collin", "rats", "roaches"]
+    assert state["encounter"] == card
+    assert english(state["banner"]) == "Surge! The room's special surge: 2 × Roaches arrive."
+    state = do(state, {"type": "add_cheese", "count": 6})
+    assert state["groups"]["roaches"]["figures"] == [0] * 4
+
+
+def test_a_surge_with_no_minions_on_the_board_lays_the_track_out_again_from_the_top():
+    card = face_up("Roaches", surge_minions=[arriving("roaches", 2)])
+    state = chapter(["collin", "nez"], turn=1, wheel=5, hourglass=1, encounter=card)
+    rng = ScriptedRng(shuffle=lambda items: items[::-1])
+    state = do(state, {"type": "next"}, rng=rng)  # MM-29 time is short, MM-30, MM-3
+    assert order(state) == ["roaches", "mouse:nez", "mouse:collin"]
+    assert (active(state), state["round"], state["wheel"]) == ("roaches", 2, 0)
+
+
+def test_a_minion_type_keeps_the_hit_points_this_table_gave_it_last():
+    state = do(chapter(["collin", "nez"]), reveal("Spiders", ("spiders", 1, 1, 3)))  # Q13
+    state = do(state, {"type": "defeat_minion", "card": "spiders"}, reveal("More spiders", ("spiders", 0, 2, 3)))
+    assert game.view(state, None)["minion_life"] == {"spiders": 3}
+    state = do(state, {"type": "reveal_encounter", "name": "Web", "minions": [{"minion": "spiders", "figures": 1}]})
+    assert state["groups"]["spiders"]["life"] == 3
 
 
 def test_time_running_out_can_trigger_a_surge():
@@ -698,7 +784,7 @@ def test_next_is_refused_when_stale_and_one_tap_counters_are_concurrent():
 
 
 def test_undo_across_a_surge_restores_the_wheel_and_hourglass_and_replays_the_same():
-    state = chapter(["collin", "rats"], groups=[group("rats")], wheel=4, encounter={"name": "Rats", "surge": "3 rats"})
+    state = chapter(["collin", "rats"], groups=[group("rats")], wheel=4, encounter=face_up("Rats", "3 rats"))
     before = state
     after = game.apply(before, HOST, {"type": "add_cheese", "count": 3}, Rng("seed", 7))
     restored = game.undo(before, after, {"type": "add_cheese", "count": 3})

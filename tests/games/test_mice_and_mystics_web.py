@@ -7,6 +7,7 @@ import re
 
 import pytest
 from babel.messages.extract import extract_from_file
+from werkzeug.datastructures import MultiDict
 
 from companion import catalogs
 from companion.catalogs import ROOT
@@ -79,8 +80,17 @@ def playing_table(client):
     act(client, table, "player-2", type="start_chapter")
     act(client, table, "player-2", type="add_minions", minion="brodie", life=4)
     act(client, table, "player-2", type="place_minions")
-    act(client, table, "player-1", type="reveal_encounter", name="Rat swarm", surge="2 rats")
+    swarm = [{"minion": "rats", "surge_figures": 2}, {"minion": "roaches", "figures": 1, "surge_figures": 1}]
+    act(client, table, "player-1", type="reveal_encounter", name="Rat swarm", surge="Mousetraps", minions=swarm)
     act(client, table, "player-1", type="add_cheese", count=6)
+    act(
+        client,
+        table,
+        "player-2",
+        type="reveal_encounter",
+        name="Nest",
+        minions=[{"minion": "spiders", "surge_figures": 1}],
+    )
     act(client, table, "player-1", type="wound_mouse", mouse="collin", count=1, poison=True)
     act(client, table, "player-1", type="wound_mouse", mouse="collin", count=1)
     act(client, table, "player-1", type="set_status", mouse="collin", status="webbed")
@@ -233,3 +243,50 @@ def test_a_whole_short_chapter_is_played_on_the_phones_and_the_display(app, clie
     anna.submit("goals_done")
     assert view(client, table)["phase"] == "won"
     assert "The mice completed chapter 1!" in anna.refresh()
+
+
+# --- summoning through the forms ---------------------------------------------------------------------------
+
+
+def quick_picks(device, name: str, picks: dict[str, tuple[int, int]]) -> MultiDict:
+    """The reveal form as a phone sends it: one row per minion type (now, at its surge), the rest left at 0."""
+    hidden = device.form("reveal_encounter")["hidden"]
+    rows = MultiDict({name: value for name, value in hidden.items() if not name.startswith("minions.")})
+    rows["name"] = name
+    for minion in ("rats", "roaches", "spiders", "centipede", "brodie"):
+        now, later = picks.get(minion, (0, 0))
+        for field, value in (("minion", minion), ("figures", now), ("surge_figures", later), ("life", 1)):
+            rows.add(f"minions.{field}", value)
+    return rows
+
+
+def test_a_card_recorded_with_quick_picks_then_a_surge_puts_its_minions_on_the_track(app, client):
+    table = open_table(client)
+    anna, host = Device.of(app, table["code"], table, "player-1"), Device.of(app, table["code"], table, "host")
+    anna.submit("add_mouse", choose={"hero": "collin", "life": 5})
+    anna.submit("start_chapter")
+    form = anna.form("reveal_encounter")
+    assert {"minions.figures", "minions.surge_figures", "minions.life"} <= set(form["selects"])
+    answer = anna.post(quick_picks(anna, "Rat patrol", {"rats": (2, 0), "spiders": (0, 1)}))
+    assert answer.status_code == 200 and "notice-error" not in answer.get_data(as_text=True)
+    assert [card["kind"] for card in view(client, table)["track"]].count("minion") == 1  # MM-25: the row's rats
+    assert "New encounter Rat patrol: 2 × Rats arrive." in anna.refresh()
+
+    for _ in range(2):  # MM-30: six cheese, one tap per three, and nothing typed
+        anna.submit("add_cheese", count=3)
+    track = [card["label"] for card in view(client, table)["track"]]
+    assert any(label["msg"] == "Spiders" for label in track), track
+    for text in (anna.refresh(), host.refresh()):
+        assert "Surge! From the encounter card Rat patrol: 1 × Spiders arrive." in text
+
+
+@pytest.mark.parametrize(
+    "minions", [[{"minion": "dragons"}], [{"figures": 2}], [{"minion": "rats", "figures": -1}], ["rats"]]
+)
+def test_each_minion_of_a_recorded_card_is_checked_field_by_field(client, minions):
+    table = open_table(client)
+    headers = {"Authorization": f"Bearer {table['player-1']}"}
+    body = {"type": "reveal_encounter", "name": "Odd card", "minions": minions}
+    answer = client.post(f"/api/tables/{table['code']}/actions", json=body, headers=headers)
+    assert answer.status_code == 400, answer.json
+    assert "minions" in answer.json["error"]["message"]

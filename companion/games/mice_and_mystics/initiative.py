@@ -4,7 +4,7 @@ from companion.games.base import N_, RuleError
 
 from . import mice
 from .names import LEADER, MINIONS, card_label, find_mouse, group_label, mouse_label
-from .story import add_minion_cheese, note
+from .story import note
 
 AMBUSH_DIE = (1, 3)
 
@@ -71,6 +71,12 @@ def start_chapter(state: dict, rng, ambush: bool, rolls: list[int]) -> None:
     place_arrivals(state, rng, ambush, rolls, rebuild=True)
 
 
+def summon(state: dict, arrivals: list[dict], rng, ambush: bool = False, rolls: tuple[int, ...] = ()) -> None:
+    """MM-26 step 4: the minions an encounter or a surge brings join the track by themselves (MM-3, MM-4)."""
+    state["pending"] += arrivals
+    place_arrivals(state, rng, ambush, list(rolls))
+
+
 def place_arrivals(state: dict, rng, ambush: bool, rolls: list[int], rebuild: bool = False) -> None:
     """MM-2 to MM-6: put the waiting minions' cards on the initiative track."""
     rebuild = rebuild or not minions_on_board(state)
@@ -101,6 +107,8 @@ def join_or_arrive(state: dict, arrival: dict, rng) -> list[dict]:
         return []
     group = new_group(arrival)
     state["groups"][gid] = group
+    if group["kind"] in MINIONS:
+        state["minion_life"][group["kind"]] = group["life"]  # Q13: the next card of this type defaults to it
     return cards_for(group, arrival, rng)
 
 
@@ -269,15 +277,18 @@ def last_mouse_card(state: dict) -> dict | None:
     return mice[-1] if mice else None
 
 
-def advance(state: dict) -> None:
-    """MM-1: the next card down the track acts; after the last card a new round begins."""
+def end_turn(state: dict) -> bool:
+    """MM-1: the active card's turn ends and the track moves on a slot; after the last card a new round begins.
+
+    True when time runs short (MM-29): the last mouse on the track finished with no minions on the board.
+    """
     finished = active_card(state)
+    short = False
     if finished is not None and finished["kind"] == "mouse":
-        end_mouse_turn(state, finished)
-        if state["phase"] != "playing":
-            return
+        wear_off_charm(state, find_mouse(state, finished["mouse"]))
+        short = finished is last_mouse_card(state) and not minions_on_board(state)
     step(state)
-    come_up(state)
+    return short
 
 
 def come_up(state: dict) -> None:
@@ -294,15 +305,11 @@ def come_up(state: dict) -> None:
     note_whose_turn(state)
 
 
-def end_mouse_turn(state: dict, card: dict) -> None:
-    """MM-37 and MM-29: a charm wears off; time runs short after the last mouse with no minions about."""
-    mouse = find_mouse(state, card["mouse"])
+def wear_off_charm(state: dict, mouse: dict) -> None:
+    """MM-37: a charm lasts until the end of the mouse's turn."""
     if "charmed" in mouse["statuses"]:
         mouse["statuses"].remove("charmed")
         note(state, N_("%(mouse)s is no longer charmed."), mouse=mouse_label(mouse))
-    if card is last_mouse_card(state) and not minions_on_board(state):
-        note(state, N_("Time is running out: one cheese goes on the cheese wheel."))
-        add_minion_cheese(state, 1)
 
 
 def step(state: dict) -> None:

@@ -91,6 +91,21 @@ def group_label(group: dict) -> Msg:
     return msg(N_("%(name)s"), name=group["name"])
 
 
+def arrival_label(arrival: dict) -> Msg:
+    group = group_label({"kind": arrival["minion"], "name": arrival["name"]})
+    if arrival["minion"] in (LEADER, "brodie"):
+        return group
+    return msg(N_("%(count)s × %(minion)s"), count=arrival["figures"], minion=group)
+
+
+def arrivals_label(arrivals: list[dict]) -> Msg:
+    """ "3 × Rats, 2 × Roaches" as one message, each piece translated where it is shown."""
+    label = arrival_label(arrivals[-1])
+    for arrival in reversed(arrivals[:-1]):
+        label = msg(N_("%(first)s, %(rest)s"), first=arrival_label(arrival), rest=label)
+    return label
+
+
 def card_label(state: dict, card: dict) -> Msg:
     if card["kind"] == "mouse":
         return mouse_label(find_mouse(state, card["mouse"]))

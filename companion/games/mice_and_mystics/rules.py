@@ -6,7 +6,7 @@ import copy
 
 from companion.games.base import HOST, N_, Game, Option, RuleError, SeatSpec, msg
 
-from . import initiative, mice, schema, story
+from . import initiative, mice, schema, story, wheel
 from .names import (
     ACHIEVEMENT_REMINDERS,
     ACHIEVEMENTS,
@@ -19,6 +19,7 @@ from .names import (
     OTHER,
     PARTY_ITEMS,
     STATUSES,
+    arrivals_label,
     card_label,
     find_mouse,
     group_label,
@@ -108,6 +109,8 @@ class MiceAndMystics(Game):
             # Where the chapter puts the marker; achievements and the story move end_page from there.
             "chapter_end_page": int(options.get("end_page", 6)),
             "special_surge": "",
+            # MM-30 and Q13: the minions the room's special surge places, as the players recorded them.
+            "special_minions": [],
             "encounter": None,
             "rooms_explored": 0,
             "wheel": 0,
@@ -131,6 +134,8 @@ class MiceAndMystics(Game):
             "stash": dict.fromkeys(PARTY_ITEMS, 0),
             "story_achievements": [],
             "notes": "",
+            # Q13: the hit points this table last gave each minion type, the default for the next.
+            "minion_life": {},
         }
 
     def apply(self, state: dict, actor: str, action: dict, rng) -> dict:
@@ -288,30 +293,54 @@ def start_chapter(state: dict, actor: str, action: dict, rng) -> None:
 
 
 def reveal_encounter(state: dict, actor: str, action: dict, rng) -> None:
-    """MM-25: the new encounter card lies face up and defines the next surge; the old one is discarded."""
-    name = schema.text(action, "name")
-    if not name:
-        raise RuleError(N_("Please fill in %(field)s."), code="missing_field", field="name")
-    state["encounter"] = {"name": name, "surge": schema.text(action, "surge")}
+    """MM-25: the new encounter card lies face up and defines the next surge; the old one is discarded.
+
+    The players record the card's row for the hourglass's page and its surge once (Q13): the row's
+    minions come now (MM-26), the surge's come with the next surge (MM-30).
+    """
+    name = required_text(action, "name")
+    rows = schema.minion_rows(action, "minions")
+    now = [arrival(state, row, row["figures"]) for row in rows if row["figures"]]
+    state["encounter"] = {
+        "name": name,
+        "surge": schema.text(action, "surge"),
+        "page": state["hourglass"],
+        "minions": now,
+        "surge_minions": [arrival(state, row, row["surge_figures"]) for row in rows if row["surge_figures"]],
+    }
     state["rooms_explored"] += 1
     state["roach_kills"] = {}
-    note(state, N_("New encounter: %(card)s."), card=name)
+    if not now:
+        note(state, N_("New encounter: %(card)s."), card=name)
+        return
+    story.banner(state, N_("New encounter %(card)s: %(minions)s arrive."), card=name, minions=arrivals_label(now))
+    note(state, state["banner"]["msg"], **state["banner"]["args"])
+    initiative.summon(state, now, rng, schema.flag(action, "ambush"), schema.rolls(action))
+
+
+def arrival(state: dict, row: dict, figures: int) -> dict:
+    """Minions of one type coming into play; a leader or another minion needs its name."""
+    minion, name = row["minion"], row.get("name", "")
+    if minion in (LEADER, OTHER) and not name:
+        raise RuleError(N_("Please give the minion a name."), code="missing_field")
+    return {
+        "minion": minion,
+        "name": name if minion not in MINIONS else "",
+        "figures": figures,
+        "life": row.get("life") or state["minion_life"].get(minion, 1),
+        "cards": row.get("cards", 2),
+    }
 
 
 def add_minions(state: dict, actor: str, action: dict, rng) -> None:
-    minion = schema.choice(action, "minion")
-    name = schema.text(action, "name")
-    if minion in (LEADER, OTHER) and not name:
-        raise RuleError(N_("Please give the minion a name."), code="missing_field")
-    arrival = {
-        "minion": minion,
-        "name": name if minion not in MINIONS else "",
-        "figures": schema.integer(action, "figures"),
+    row = {
+        "minion": schema.choice(action, "minion"),
+        "name": schema.text(action, "name"),
         "life": schema.integer(action, "life"),
         "cards": schema.integer(action, "cards"),
     }
-    state["pending"].append(arrival)
-    note(state, N_("Coming into play: %(minion)s."), minion=group_label({"kind": minion, "name": name}))
+    state["pending"].append(arrival(state, row, schema.integer(action, "figures")))
+    note(state, N_("Coming into play: %(minion)s."), minion=group_label({"kind": row["minion"], "name": row["name"]}))
 
 
 def place_minions(state: dict, actor: str, action: dict, rng) -> None:
@@ -331,7 +360,11 @@ def defeat_minion(state: dict, actor: str, action: dict, rng) -> None:
 
 def next_turn(state: dict, actor: str, action: dict, rng) -> None:
     state["banner"] = None
-    initiative.advance(state)
+    if initiative.end_turn(state):
+        note(state, N_("Time is running out: one cheese goes on the cheese wheel."))
+        wheel.add_minion_cheese(state, 1, rng)  # MM-29; its surge may bring minions before the next card comes up
+    if state["phase"] == PLAYING:
+        initiative.come_up(state)
 
 
 # --- cheese wheel and story track -----------------------------------------------------------------
@@ -343,7 +376,7 @@ def add_cheese(state: dict, actor: str, action: dict, rng) -> None:
         raise RuleError(N_("Brodie's cheese never goes on the cheese wheel."), code="brodie_cheese")
     count = schema.integer(action, "count")
     note(state, N_("%(actor)s adds %(count)s cheese to the cheese wheel."), actor=seat_label(actor), count=count)
-    story.add_minion_cheese(state, count)
+    wheel.add_minion_cheese(state, count, rng)
 
 
 def steal_cheese(state: dict, actor: str, action: dict, rng) -> None:
@@ -353,14 +386,19 @@ def steal_cheese(state: dict, actor: str, action: dict, rng) -> None:
     stolen = min(mouse["cheese"], schema.integer(action, "count"))
     mouse["cheese"] -= stolen
     note(state, N_("A greedy roach steals %(count)s cheese from %(mouse)s."), count=stolen, mouse=mouse_label(mouse))
-    story.add_minion_cheese(state, stolen)
+    wheel.add_minion_cheese(state, stolen, rng)
 
 
 def set_special_surge(state: dict, actor: str, action: dict, rng) -> None:
+    """MM-30: a room's special surge, in words and the minions it places, replaces the encounter card's."""
     state["special_surge"] = schema.text(action, "text")
+    rows = schema.minion_rows(action, "minions")
+    state["special_minions"] = [arrival(state, row, row["figures"]) for row in rows if row["figures"]]
+    if state["special_minions"]:
+        note(state, N_("Special surge here: %(minions)s."), minions=arrivals_label(state["special_minions"]))
     if state["special_surge"]:
         note(state, N_("Special surge here: %(text)s"), text=state["special_surge"])
-    else:
+    if not state["special_surge"] and not state["special_minions"]:
         note(state, N_("No special surge here."))
 
 
@@ -541,6 +579,7 @@ def next_chapter(state: dict, actor: str, action: dict, rng) -> None:
         hourglass=1,
         end_page=state["chapter_end_page"],
         special_surge="",
+        special_minions=[],
         encounter=None,
         rooms_explored=0,
         wheel=0,
@@ -632,14 +671,16 @@ def public_view(state: dict) -> dict:
             {"label": group_label({"kind": a["minion"], "name": a["name"]}), "figures": a["figures"]}
             for a in state["pending"]
         ],
-        "cheese_wheel": {"cheese": state["wheel"], "surge_at": story.SURGE_AT},
+        "cheese_wheel": {"cheese": state["wheel"], "surge_at": wheel.SURGE_AT},
         "story": {
             "hourglass": state["hourglass"],
             "end_page": state["end_page"],
             "pages_left": state["end_page"] - state["hourglass"],
         },
-        "encounter": state["encounter"],
+        "encounter": encounter_entry(state["encounter"]),
         "special_surge": state["special_surge"],
+        "special_minions": arrivals_label(state["special_minions"]) if state["special_minions"] else None,
+        "minion_life": dict(state["minion_life"]),
         "rooms_explored": state["rooms_explored"],
         "surge": state["surge"],
         "mice": [mouse_glance(mouse) for mouse in state["mice"]],
@@ -655,6 +696,19 @@ def public_view(state: dict) -> dict:
         "story_achievements": list(state["story_achievements"]),
         "notes": state["notes"],
         "rooms_searched": rooms_named(state),
+    }
+
+
+def encounter_entry(card: dict | None) -> dict | None:
+    """The face-up encounter card: its name, the page its row was read for, who came and who its surge brings."""
+    if card is None:
+        return None
+    return {
+        "name": card["name"],
+        "surge": card["surge"],
+        "page": card["page"],
+        "minions": arrivals_label(card["minions"]) if card["minions"] else None,
+        "surge_minions": arrivals_label(card["surge_minions"]) if card["surge_minions"] else None,
     }
 
 

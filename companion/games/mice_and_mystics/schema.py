@@ -15,6 +15,32 @@ def fields(required: tuple[str, ...] = (), **properties) -> dict:
     return {"type": "object", "properties": properties, "required": list(required)}
 
 
+MINION = {"type": "string", "enum": [*MINIONS, LEADER, OTHER]}
+LEADER_CARDS = {"type": "integer", "minimum": 1, "maximum": 10, "default": 2}
+# MM-26 and Q13: the minions a card or a room brings, by type; hit points default to what the table last gave the type.
+ARRIVING = {
+    "minion": MINION,
+    "life": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 30,
+        "description": "Hit points of each figure; default: what this table last gave the type, else 1.",
+    },
+    "name": {**TEXT, "description": "The name of a leader or another minion."},
+    "cards": LEADER_CARDS,
+}
+FIGURES = {"type": "integer", "minimum": 0, "maximum": 30, "default": 0}
+
+
+def minion_list(description: str, **counts) -> dict:
+    return {
+        "type": "array",
+        "maxItems": 10,
+        "description": description,
+        "items": fields(("minion",), **ARRIVING, **counts),
+    }
+
+
 ACTIONS = {
     "add_mouse": fields(
         ("hero", "life"),
@@ -34,21 +60,33 @@ ACTIONS = {
         special_surge=TEXT,
     ),
     "start_chapter": fields((), ambush={"type": "boolean", "default": False}, rolls=ROLLS),
-    "reveal_encounter": fields(("name",), name=TEXT, surge=TEXT),
-    "add_minions": fields(
-        ("minion",),
-        minion={"type": "string", "enum": [*MINIONS, LEADER, OTHER]},
-        figures=COUNT,
-        life=COUNT,
+    "reveal_encounter": fields(
+        ("name",),
         name=TEXT,
-        cards={"type": "integer", "minimum": 1, "maximum": 10, "default": 2},
+        surge={**TEXT, "description": "What else the card's surge does, in words."},
+        minions=minion_list(
+            "MM-25 and MM-30: the card's row for the hourglass's page (figures, placed now) and its surge "
+            "(surge_figures, placed by the next surge).",
+            figures={**FIGURES, "description": "Figures of this type the card's row places now."},
+            surge_figures={**FIGURES, "description": "Figures of this type the card's surge places."},
+        ),
+        ambush={"type": "boolean", "default": False},
+        rolls=ROLLS,
     ),
+    "add_minions": fields(("minion",), minion=MINION, figures=COUNT, life=COUNT, name=TEXT, cards=LEADER_CARDS),
     "place_minions": fields((), ambush={"type": "boolean", "default": False}, rolls=ROLLS),
     "wound_minion": fields(("card",), card={"type": "string"}, figure=COUNT, count=COUNT),
     "defeat_minion": fields(("card",), card={"type": "string"}, figure=COUNT),
     "add_cheese": fields((), count=COUNT, minion={"type": "string"}),
     "steal_cheese": fields(("mouse",), mouse=MOUSE, count=COUNT),
-    "set_special_surge": fields((), text=TEXT),
+    "set_special_surge": fields(
+        (),
+        text=TEXT,
+        minions=minion_list(
+            "MM-30: the minions the room's special surge places.",
+            figures={**FIGURES, "description": "Figures of this type the special surge places."},
+        ),
+    ),
     "next": fields(),
     "move_hourglass": fields((), pages=PAGES),
     "move_end_marker": fields((), pages=PAGES),
@@ -101,7 +139,10 @@ ACTIONS = {
 def integer(action: dict, key: str, default: int | None = None) -> int:
     """An integer field within its schema's bounds."""
     spec = ACTIONS[action["type"]]["properties"][key]
-    value = action.get(key, spec.get("default", default))
+    return bounded(action.get(key, spec.get("default", default)), spec, key)
+
+
+def bounded(value, spec: dict, key: str) -> int:
     if value is None:
         raise RuleError(N_("Please fill in %(field)s."), code="missing_field", field=key)
     if not isinstance(value, int) or isinstance(value, bool):
@@ -111,11 +152,11 @@ def integer(action: dict, key: str, default: int | None = None) -> int:
     return value
 
 
-def text(action: dict, key: str) -> str:
+def text(action: dict, key: str, spec: dict | None = None) -> str:
     value = action.get(key) or ""
     if not isinstance(value, str):
         raise RuleError(N_("%(field)s must be text."), code="bad_field", field=key)
-    return value.strip()[: ACTIONS[action["type"]]["properties"][key]["maxLength"]]
+    return value.strip()[: (spec or ACTIONS[action["type"]]["properties"][key])["maxLength"]]
 
 
 def flag(action: dict, key: str) -> bool:
@@ -134,3 +175,22 @@ def rolls(action: dict) -> list[int]:
     if not isinstance(values, list) or not all(isinstance(v, int) and 1 <= v <= 3 for v in values):
         raise RuleError(N_("Ambush rolls are numbers from 1 to 3."), code="bad_field")
     return values
+
+
+def minion_rows(action: dict, key: str) -> list[dict]:
+    """A list of minions by type, each field of each row checked like an action's own field."""
+    rows = action.get(key) or []
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        raise RuleError(N_("%(field)s must be a list of minions."), code="bad_field", field=key)
+    properties = ACTIONS[action["type"]]["properties"][key]["items"]["properties"]
+    return [read_row(row, properties, key) for row in rows]
+
+
+def read_row(row: dict, properties: dict, key: str) -> dict:
+    if row.get("minion") not in properties["minion"]["enum"]:
+        raise RuleError(N_("Please choose %(field)s."), code="bad_field", field=f"{key}.minion")
+    read = {"minion": row["minion"], "name": text(row, "name", properties["name"])}
+    for field, spec in properties.items():
+        if spec["type"] == "integer" and row.get(field, spec.get("default")) is not None:
+            read[field] = bounded(row.get(field, spec.get("default")), spec, f"{key}.{field}")
+    return read
