@@ -105,12 +105,27 @@
     if (event.target.form && event.target.form.dataset.action) { event.target.dataset.dirty = "true"; }
   });
 
-  // Every action carries a client action id (kept for a retry after a network error) and the seq the phone saw.
+  // Every action carries a client action id and the seq the phone saw. The id is kept until the server answers
+  // the action (2xx to 4xx): after a 5xx, a timeout or a dropped connection the action may have been stored all
+  // the same, and sending it again must not apply it twice. A pushed frame may have put a fresh form in place of
+  // the one tapped, so the id belongs to what the form sends (its action and fields), not to the form element.
+  var unanswered = {};
+
+  function actionKey(form, formData) {
+    var fields = [];
+    formData.forEach(function (value, name) {
+      if (["seen_seq", "client_action_id", "csrf_token"].indexOf(name) < 0) { fields.push(name + "=" + value); }
+    });
+    return form.getAttribute("hx-post") + "?" + fields.sort().join("&");
+  }
+
   document.addEventListener("htmx:configRequest", function (event) {
     var form = event.detail.elt.closest("form");
     if (!form) { return; }
-    form.dataset.clientActionId = form.dataset.clientActionId || randomId();
-    event.detail.parameters.client_action_id = form.dataset.clientActionId;
+    var key = actionKey(form, event.detail.formData);
+    unanswered[key] = unanswered[key] || randomId();
+    form.dataset.actionKey = key;
+    event.detail.parameters.client_action_id = unanswered[key];
   });
   // Forms inside pushed fragments carry no token of their own (they are rendered for the seat, not the device).
   document.addEventListener("submit", function (event) {
@@ -125,7 +140,8 @@
   }, true);
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail.elt.closest("form");
-    if (form && event.detail.xhr && event.detail.xhr.status) { delete form.dataset.clientActionId; }
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (form && status >= 200 && status < 500) { delete unanswered[form.dataset.actionKey]; }
   });
 
   // A page cannot see the server's WebSocket pings; it asks itself, and an unanswered ping means the socket

@@ -1,5 +1,6 @@
 """The connection badge: a page that lost its server says so, holds its buttons, and catches up when back."""
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import lobby
@@ -78,3 +79,34 @@ def test_a_socket_that_stops_answering_without_closing_is_given_up_and_opened_an
     write(bea, "noticed")
     expect(anna.locator("[data-connection]")).to_be_hidden(timeout=15_000)
     expect(anna.locator("#live")).to_have_attribute("data-seq", "1")
+
+
+@pytest.mark.parametrize("lost", ["dropped connection", "proxy's 502"])
+def test_a_tap_sent_again_after_its_answer_was_lost_is_applied_once(server, phones, lost):
+    """The server stored the note but the answer never arrived: the same tap again carries the same action id."""
+    display, anna, bea = seated_table(server, phones)
+    answers_lost = []
+
+    def lose_the_first_answer(route):
+        if answers_lost:
+            route.continue_()
+            return
+        stored = route.fetch()  # the request reaches the server, which stores the note
+        answers_lost.append(stored.status)
+        if lost == "dropped connection":
+            route.abort("connectionreset")
+        else:
+            route.fulfill(status=502, body="Bad Gateway")
+
+    anna.route("**/t/*/act", lose_the_first_answer)
+    write(anna, "only once")
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1")
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "1")  # the push came; the answer did not
+    expect(anna.locator("form[data-action=write] button")).to_be_enabled()
+    with anna.expect_response("**/t/*/act") as answer:
+        write(anna, "only once")  # the player, unsure, taps again
+    assert answers_lost == [200] and answer.value.status == 200
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "1")
+    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.")
+    assert anna.locator("#history li", has_text="Anna wrote a note.").count() == 1
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1")
