@@ -124,6 +124,14 @@ def document(games: Iterable[Game]) -> dict:
                     "responses": _ok(view) | _error_responses(401, 403, 404),
                 }
             },
+            "/api/tables/{code}/again": {
+                "post": {
+                    "summary": "Play again: the host opens a new table of the finished game for the same players",
+                    "parameters": [table_code],
+                    "security": secured,
+                    "responses": _ok({"type": "object"}, "201") | _error_responses(401, 403, 404, 409),
+                }
+            },
             "/api/tables/{code}/play": {
                 "get": {
                     "summary": "The finished game as a play in BG Stats' createPlay format (409 while it runs)",
@@ -201,6 +209,7 @@ def document(games: Iterable[Game]) -> dict:
                             "description": "older lines: GET /api/tables/{code}/history?before=this",
                         },
                         "outcome": {"type": "object", "nullable": True},
+                        "next_table": {"type": "string", "nullable": True},
                     },
                 },
             },

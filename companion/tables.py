@@ -8,6 +8,7 @@ screen shows is rendered from `Tables.view(code, seat)`, never from state.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -124,6 +125,7 @@ class LiveTable:
     action_ids: dict = field(default_factory=dict)  # (actor, client action id) -> seq
     moments: list = field(default_factory=list)  # (seq, the game's moment from that seq on), when it changed
     began: float | None = None  # when the first event was logged: a play's date and duration
+    next_table: str | None = None  # the table the host opened to play again, once the game is over
     last_event_at: float | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)  # held from reading the state to the append
     # Views take only this one, held while an event is folded in: not across the next event's durable commit.
@@ -145,6 +147,8 @@ class LiveTable:
     def _fold(self, event: Event, after: dict | None) -> None:
         if event.kind == "undo":
             self._fold_undo(event)
+        elif event.kind == "again":
+            self.next_table = event.payload["table"]
         else:
             before = self.state
             self.state = after if after is not None else self.apply(event)
@@ -287,6 +291,11 @@ class Tables:
 
     def create(self, game_id: str, options: dict) -> tuple[str, str]:
         """Open a table; returns (join code, host token)."""
+        host_token = new_token()
+        return self._open(game_id, options, token_hash(host_token)), host_token
+
+    def _open(self, game_id: str, options: dict, host_token_hash: str) -> str:
+        """A new table for the host whose token has this hash; returns its join code."""
         game = self.games.get(game_id)
         if game is None:
             raise NotFound(N_("There is no game called %(game)s."), game=game_id)
@@ -296,16 +305,44 @@ class Tables:
             game.setup(options, Rng(seed, 0))
         except RuleError as error:
             raise Refused(error) from error
-        host_token = new_token()
         now = self.clock()
         for _attempt in range(20):
             code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
             try:
-                self.store.create_table(TableRecord(code, game_id, options, seed, token_hash(host_token), now, now))
-                return code, host_token
+                self.store.create_table(TableRecord(code, game_id, options, seed, host_token_hash, now, now))
+                return code
             except CodeTaken:
                 continue
         raise Conflict(N_("Could not find a free join code; please try again."))
+
+    def play_again(self, code: str) -> str:
+        """A new table of the finished game, same options, same host; returns its join code.
+
+        Each seat of the new table is set aside for the phone that holds the same seat here: the
+        old seat token is its invite, so no other phone can take it, and the phone needs no new
+        QR code. The old table's log points to the new one, which every open page is pushed.
+        Asking again returns the same new table.
+        """
+        table = self.live(code)
+        if table.next_table:
+            return table.next_table
+        if table.game.outcome(table.state) is None:
+            raise Conflict(N_("The game is not over yet."))
+        record = table.record
+        new_code = self._open(record.game, record.options, record.host_token_hash)
+        for seat in self.seats(record.code).values():
+            if seat.token_hash:
+                self.store.save_seat(new_code, SeatRecord(seat.seat, seat.name, None, seat.token_hash), None)
+
+        def prepare(draft: Draft) -> tuple[Event, None]:
+            # Like an undo, it commits alone and is checked against the stored table.
+            if table.next_table:
+                raise Conflict(N_("A new table has already been opened."))
+            return Event(table.seq + 1, "again", HOST, {"table": new_code}, None, self.clock()), None
+
+        with contextlib.suppress(Conflict):  # another tap made its new table first: everyone goes there
+            self._record(table, Request(HOST, None, prepare, is_undo=True))
+        return table.next_table
 
     def live(self, code: str) -> LiveTable:
         """The table folded up to the newest event in the store."""
@@ -478,6 +515,8 @@ class Tables:
                 raise Stale(N_("The table moved on: the last action is now a different one. Look again."))
             if not table.undo_stack:
                 raise Conflict(N_("There is nothing to undo."))
+            if table.next_table:  # everyone has moved on to the new table: the game that led there stays
+                raise Conflict(N_("The players have moved on to a new table: this game stays as it ended."))
             undone_seq, before, action = table.undo_stack[-1]
             try:
                 table.game.undo(before, table.state, action)
@@ -597,8 +636,9 @@ class Tables:
                 "history_before": history.before,
                 "history_number": history.number,
                 "outcome": table.game.outcome(table.state),
-                "can_undo": bool(table.undo_stack),
+                "can_undo": bool(table.undo_stack) and not table.next_table,
                 "played": (table.began, table.last_event_at),
+                "next_table": table.next_table,
             }
 
     def history(self, code: str, seat: str | None, before: int | None, limit: int = 100) -> HistoryWindow:

@@ -94,6 +94,13 @@
     var refocus = focused && document.getElementById(focused);
     if (refocus) { refocus.focus({ preventScroll: true }); }
     if (!wasMyTurn && yourTurn() && navigator.vibrate) { navigator.vibrate(200); }
+    followToNewTable();
+  }
+
+  // Play again: once the host opened the next table, every page of this one goes there (a phone to its seat).
+  function followToNewTable() {
+    var next = document.querySelector("#live [data-follow]");
+    if (next) { window.location.assign(next.href); }
   }
 
   // Once only: a later answer's swap settles too, and must not reopen what this answer closed.
@@ -245,6 +252,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
+    followToNewTable();
     var root = document.querySelector(".live-root");
     if (root) {
       connect(root);

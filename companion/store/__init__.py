@@ -48,7 +48,7 @@ class Event:
     """One entry of a table's log: an action of a seat or the host, or an undo."""
 
     seq: int
-    kind: str  # "action" | "undo"
+    kind: str  # "action" | "undo" | "again" (the host opened a new table to play again: payload {"table"})
     actor: str
     payload: dict
     client_action_id: str | None = None

@@ -115,6 +115,19 @@ def play(code):
     return finished_play(code, None if actor == HOST else actor)
 
 
+@bp.post("/api/tables/<code>/again")
+def play_again(code):
+    """The host opens a new table of the finished game, same options, same host token, each seat set aside."""
+    if _bearer(code) != HOST:
+        raise Forbidden(N_("Only the host can do that."))
+    new_code = tables().play_again(code)
+    return {
+        "code": new_code,
+        "join_url": external_url("pages.join", code=new_code),
+        "display_url": external_url("pages.display", code=new_code),
+    }, 201
+
+
 @bp.post("/api/tables/<code>/undo")
 def undo(code):
     if _bearer(code) != HOST:
@@ -135,6 +148,7 @@ def _view(code: str, actor: str) -> dict:
         "history": snapshot["history"],
         "history_before": snapshot["history_before"],
         "outcome": snapshot["outcome"],
+        "next_table": snapshot["next_table"],
     }
 
 

@@ -100,6 +100,7 @@ def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True, ho
         seat=seat,
         page=page,
         bgstats_url=finished and play.create_play_url(finished),
+        next_table=snapshot["next_table"],
         join_url=external_url("pages.join", code=table.record.code),
         seats_free=not all(taken.get(spec.id) for spec in specs),
         is_host=is_host,

@@ -189,6 +189,47 @@ def _host_only(code: str) -> str:
     return code
 
 
+@bp.post("/t/<code>/again")
+def play_again(code):
+    """Play again: the host opens a new table of the same game with the same players, in one tap."""
+    code = _host_only(code)
+    return _follow(code, tables().play_again(code), "host")
+
+
+@bp.get("/t/<code>/next")
+def follow(code):
+    """Where a page of a finished table goes once the host opened the next one: the same seat, or the host's."""
+    table = tables().live(code)
+    if not table.next_table:
+        return redirect(url_for("pages.join", code=table.record.code))
+    return _follow(table.record.code, table.next_table, request.args.get("view", "seat"))
+
+
+def _follow(old: str, new: str, view: str):
+    """Take this device's seat (its old seat token is the invite) and host role from the old table to the new."""
+    seat, host_token = cookie_seat(old), request.cookies.get(host_cookie(old)) if cookie_is_host(old) else None
+    new_token = None
+    if seat and cookie_seat(new) != seat:
+        try:
+            new_token = tables().claim(new, seat, tables().names(old)[seat], invite=request.cookies[seat_cookie(old)])
+        except TableError:
+            seat = None  # the seat went to another phone meanwhile: this one joins as anyone does
+    if view == "host" and host_token:
+        target = url_for("pages.host_page", code=new)
+    elif view == "display":
+        target = url_for("pages.display", code=new)
+    elif seat:
+        target = url_for("pages.seat_page", code=new)
+    else:
+        target = url_for("pages.join", code=new)
+    response = redirect(target)
+    if new_token:
+        _set_cookie(response, seat_cookie(new), new_token)
+    if host_token:  # the new table has the same host token: the display and the host's phone follow as host
+        _set_cookie(response, host_cookie(new), host_token)
+    return response
+
+
 @bp.get("/t/<code>/live")
 def live(code):
     """Polling fallback for a page that cannot open a WebSocket."""

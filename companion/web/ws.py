@@ -147,7 +147,9 @@ def render_push(app: Flask, code: str, page: PageSocket) -> str | None:
 
 def json_frame(service: Tables, code: str, seat: str | None) -> str:
     snapshot = service.view(code, seat, fresh=False)
-    return json.dumps({key: snapshot[key] for key in ("seq", "view", "history", "history_before", "outcome")})
+    return json.dumps(
+        {key: snapshot[key] for key in ("seq", "view", "history", "history_before", "outcome", "next_table")}
+    )
 
 
 @sock.route("/t/<code>/ws", bp=bp)

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from companion.play import CREATE_PLAY
+from companion.tables import Tables
 from tests.games import test_downforce_web, test_eat_your_tourist_web, test_mice_and_mystics_web
 from tests.games import test_scotland_yard_web as scotland_yard
 from tests.pages import api, browser
@@ -195,3 +196,63 @@ def test_the_record_is_the_hosts_alone_and_holds_no_line_meant_for_one_seat(clie
     assert private, "Mister X's phone has lines of his own"
     assert len(texts) == len(public["history"])
     assert not {line["msg"] for line in private} & {line["msg"] for line in public["history"]}
+
+
+# -- play again (issue 17, item 6) --------------------------------------------------------------------------
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_play_again_opens_the_same_game_and_options_for_the_same_host_once_the_game_is_over(client, app, service):
+    code, tokens = scotland_yard.open_table(client)
+    assert client.post(f"/api/tables/{code}/again", headers=bearer(tokens["host"])).status_code == 409
+    scotland_yard.play_to_the_end(client, code, tokens)
+    assert client.post(f"/api/tables/{code}/again", headers=bearer(tokens["mister-x"])).status_code == 403
+
+    answer = client.post(f"/api/tables/{code}/again", headers=bearer(tokens["host"]))
+    assert answer.status_code == 201
+    new = answer.json["code"]
+    assert new != code and answer.json["join_url"].endswith(f"/t/{new}")
+    assert service.store.table(new).game == "scotland-yard"
+    assert service.store.table(new).options == service.store.table(code).options
+    assert client.post(f"/api/tables/{code}/again", headers=bearer(tokens["host"])).json["code"] == new  # one tap
+    fresh = client.get(f"/api/tables/{new}/view", headers=bearer(tokens["host"]))  # the same host token
+    assert fresh.status_code == 200 and fresh.json["seq"] == 0
+    old = client.get(f"/api/tables/{code}/view", headers=bearer(tokens["detective-1"])).json
+    assert old["next_table"] == new
+    assert Tables(service.store, service.games).live(code).next_table == new  # in the log: a restart keeps it
+    undo = client.post(f"/api/tables/{code}/undo", json={}, headers=bearer(tokens["host"]))
+    assert undo.status_code == 409  # everyone moved on: the game that led there stays as it ended
+
+
+def test_each_seat_of_the_new_table_is_kept_for_the_phone_that_held_it_and_no_other(client, app, service):
+    code, tokens = scotland_yard.open_table(client)
+    scotland_yard.play_to_the_end(client, code, tokens)
+    new = client.post(f"/api/tables/{code}/again", headers=bearer(tokens["host"])).json["code"]
+
+    stranger = client.post(f"/api/tables/{new}/seats", json={"seat": "mister-x", "name": "Eve"})
+    assert stranger.status_code == 403  # a phone that scans the new QR code cannot take a kept seat
+    other = {"seat": "mister-x", "name": "Eve", "invite": tokens["detective-1"]}
+    assert client.post(f"/api/tables/{new}/seats", json=other).status_code == 403  # nor with another seat's token
+
+    phone = browser(app, code, seat=tokens["mister-x"])
+    followed = phone.get(f"/t/{code}/next?view=seat")
+    assert followed.status_code == 302 and followed.headers["Location"].endswith(f"/t/{new}/seat")
+    page = phone.get(f"/t/{new}/seat").get_data(as_text=True)
+    assert "You are Xena" in page
+    assert service.names(new)["mister-x"] == "Xena"
+    again = phone.get(f"/t/{code}/next?view=seat")  # a second tab or a reload lands in the same seat
+    assert again.headers["Location"].endswith(f"/t/{new}/seat")
+
+    own = {"seat": "detective-1", "name": "Dora", "invite": tokens["detective-1"]}
+    assert client.post(f"/api/tables/{new}/seats", json=own).status_code == 201  # an API client, by its old token
+
+    display = browser(app, code, host=tokens["host"])
+    moved = display.get(f"/t/{code}/next?view=display")
+    assert moved.headers["Location"].endswith(f"/t/{new}/display")
+    assert "data-play-again" not in display.get(f"/t/{new}/host").get_data(as_text=True)
+    assert display.get(f"/t/{new}/host").status_code == 200  # the display follows as host
+    guest = browser(app, code).get(f"/t/{code}/next?view=seat")
+    assert guest.headers["Location"].endswith(f"/t/{new}")  # no seat here: the join page, as anyone
