@@ -99,8 +99,18 @@ class HistoryLine:
     seats: list | None = None
     undone: bool = False
 
+    @property
+    def readers(self) -> list:
+        """Who may read it, as the seats' line counts count: None stands for everyone."""
+        return [None] if self.seats is None else self.seats
+
     def visible_to(self, seat: str | None) -> bool:
         return self.seats is None or (seat is not None and seat in self.seats)
+
+
+def history_lines(seq: int, lines: list[dict], undone: bool = False) -> list[HistoryLine]:
+    """A game's lines for the action at `seq`, each with the seats that may read it."""
+    return [HistoryLine(seq, line["msg"], line["args"], line.get("seats"), undone) for line in lines]
 
 
 @dataclass
@@ -120,7 +130,7 @@ class LiveTable:
     game: Game
     state: dict
     seq: int = 0
-    undo_stack: list = field(default_factory=list)  # (seq, state before, action)
+    undo_stack: list = field(default_factory=list)  # (seq, state before, action, actor)
     history: list[HistoryLine] = field(default_factory=list)
     action_ids: dict = field(default_factory=dict)  # (actor, client action id) -> seq
     moments: list = field(default_factory=list)  # (seq, the game's moment from that seq on), when it changed
@@ -152,9 +162,9 @@ class LiveTable:
         else:
             before = self.state
             self.state = after if after is not None else self.apply(event)
-            self.undo_stack.append((event.seq, before, event.payload))
-            for line in self.game.describe(before, self.state, event.actor, event.payload):
-                self._add_line(HistoryLine(event.seq, line["msg"], line["args"], line.get("seats")))
+            self.undo_stack.append((event.seq, before, event.payload, event.actor))
+            for line in history_lines(event.seq, self.game.describe(before, self.state, event.actor, event.payload)):
+                self._add_line(line)
         if event.client_action_id:
             self.action_ids[event.actor, event.client_action_id] = event.seq
         self.seq = event.seq
@@ -175,16 +185,22 @@ class LiveTable:
         return self.game.apply(self.state, event.actor, event.payload, Rng(self.record.seed, event.seq))
 
     def _fold_undo(self, event: Event) -> None:
-        undone_seq, before, action = self.undo_stack.pop()
-        self.state = self.game.undo(before, self.state, action)
-        for line in self.history:
-            if line.seq == undone_seq:
-                line.undone = True
+        undone_seq, before, action, actor = self.undo_stack.pop()
+        undone = self.state
+        self.state = self.game.undo(before, undone, action)
+        # The undone action's lines are told again against the state after the undo: a secret
+        # that the undo hides again (Mister X's station at an undone end) must leave them too.
+        told = history_lines(undone_seq, self.game.describe_undone(before, undone, self.state, actor, action), True)
+        start = bisect.bisect_left(self.history, undone_seq, key=lambda line: line.seq)
+        end = bisect.bisect_right(self.history, undone_seq, key=lambda line: line.seq)
+        self.line_counts.subtract(seat for line in self.history[start:end] for seat in line.readers)
+        self.line_counts.update(seat for line in told for seat in line.readers)
+        self.history[start:end] = told
         self._add_line(HistoryLine(event.seq, N_("The host undid the last action."), {}))
 
     def _add_line(self, line: HistoryLine) -> None:
         self.history.append(line)
-        self.line_counts.update([None] if line.seats is None else line.seats)
+        self.line_counts.update(line.readers)
 
     def history_for(self, seat: str | None, before: int | None = None, limit: int | None = None) -> HistoryWindow:
         """The latest `limit` history lines `seat` may see before seq `before` (all of them: no limit), oldest first.
@@ -517,7 +533,7 @@ class Tables:
                 raise Conflict(N_("There is nothing to undo."))
             if table.next_table:  # everyone has moved on to the new table: the game that led there stays
                 raise Conflict(N_("The players have moved on to a new table: this game stays as it ended."))
-            undone_seq, before, action = table.undo_stack[-1]
+            undone_seq, before, action, _actor = table.undo_stack[-1]
             try:
                 table.game.undo(before, table.state, action)
             except RuleError as error:

@@ -100,6 +100,8 @@ class Table:
         cookie = f"seat_{self.code}={token}" if token else f"host_{self.code}={self.host}"
         view = "seat" if token else "display"
         pages = [f"/t/{self.code}/{view}", f"/t/{self.code}/live?view={view}", f"/t/{self.code}"]
+        if not token:
+            pages.append(f"/t/{self.code}/host")  # the host's tools and the whole history, off the display
         texts = [self._get(path, cookie) for path in pages]
         status, body = call(self.base, "GET", f"/api/tables/{self.code}/view", token=token or self.host)
         return [*texts, json.dumps(body)]

@@ -133,6 +133,15 @@ class Game:
         """
         return [{**msg(N_("%(actor)s: %(action)s"), actor=actor, action=action["type"]), "seats": None}]
 
+    def describe_undone(self, before: dict, undone: dict, restored: dict, actor: str, action: dict) -> list[dict]:
+        """The history lines an undone action leaves, written against `restored`, the state after the undo.
+
+        An undone line is history too: every seat keeps reading it. A game whose undo
+        hides again what the action revealed says here what each seat may still read of
+        it. By default the action's lines stay as they were.
+        """
+        return self.describe(before, undone, actor, action)
+
     def undo(self, before: dict, undone: dict, action: dict) -> dict:
         """The state after the host undoes `action` (which led from before to undone).
 

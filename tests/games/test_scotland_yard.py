@@ -495,6 +495,18 @@ def test_undoing_the_end_keeps_only_the_stations_mister_x_really_showed():
     assert [entry["station"] for entry in view["travel_log"]] == [None, None, 45]
 
 
+def test_an_undone_capture_leaves_lines_that_tell_only_mister_x_where_he_was_caught():
+    before = act(table(45, [33, 94]), MISTER_X, 46, "taxi")
+    capture = {"type": "move", "to": 46, "ticket": "taxi"}
+    over = act(before, "detective-1", 46, "taxi")
+    restored = game.undo(before, over, capture)  # SY-22, undone by the house rule
+    lines = game.describe_undone(before, over, restored, "detective-1", capture)
+    assert [english(line) for line in lines if line["seats"] is None] == ["Detective 1 took a taxi."]
+    assert [english(line) for line in lines if line["seats"] == [MISTER_X]] == [
+        "Detective 1 caught Mister X at station 46!"
+    ]
+
+
 # -- Mister X's phone, the detectives' phones, the display ---------------------------------------------
 
 

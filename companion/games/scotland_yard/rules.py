@@ -49,6 +49,11 @@ FIGURE_TOOK = {
     "bus": N_("%(figure)s took the bus to station %(station)s."),
     "underground": N_("%(figure)s took the underground to station %(station)s."),
 }
+FIGURE_RODE = {
+    "taxi": N_("%(figure)s took a taxi."),
+    "bus": N_("%(figure)s took the bus."),
+    "underground": N_("%(figure)s took the underground."),
+}
 SKIP_REASONS = {
     "no_tickets": N_("%(figure)s sits out round %(round)s: no tickets left."),
     "no_ticket_fits": N_("%(figure)s sits out round %(round)s: no ticket left for any line from station %(station)s."),
@@ -208,29 +213,43 @@ class ScotlandYard(Game):
         return {"winners": winners, "summary": _end_summary(state), "start_player": MISTER_X, "roles": roles}
 
     def describe(self, before: dict, after: dict, actor: str, action: dict) -> list[dict]:
-        lines = []
-        if action.get("type") == "double_move":
-            lines.append(_line(N_("Mister X plays a double move.")))
-        for number in range(len(before["travel_log"]) + 1, len(after["travel_log"]) + 1):
-            lines += _log_lines(after, number)
-        for figure, spot in after["figures"].items():
-            if spot["station"] != before["figures"][figure]["station"]:
+        return _describe(before, after, action, end_shown=True)
+
+    def describe_undone(self, before: dict, undone: dict, restored: dict, actor: str, action: dict) -> list[dict]:
+        """House rule: after an undone end only Mister X knows where he stood, so the lines say no more."""
+        return _describe(before, undone, action, end_shown=restored["phase"] == "over")
+
+
+def _describe(before: dict, after: dict, action: dict, end_shown: bool) -> list[dict]:
+    """The history of one action; end_shown False keeps the station of an end to Mister X."""
+    lines = []
+    if action.get("type") == "double_move":
+        lines.append(_line(N_("Mister X plays a double move.")))
+    for number in range(len(before["travel_log"]) + 1, len(after["travel_log"]) + 1):
+        lines += _log_lines(after, number)
+    end = after["end"] if not before["end"] else None
+    for figure, spot in after["figures"].items():
+        if spot["station"] != before["figures"][figure]["station"]:
+            if end and end["reason"] == "captured" and end["figure"] == figure and not end_shown:
+                # He stands where this figure went: the station goes with the end.
+                lines.append(_line(FIGURE_RODE[action["ticket"]], figure=_label(figure)))
+            else:
                 took = FIGURE_TOOK[action["ticket"]]
                 lines.append(_line(took, figure=_label(figure), station=spot["station"]))
-        for skip in after["skips"][len(before["skips"]) :]:
-            lines.append(
-                _line(
-                    SKIP_REASONS[skip["reason"]],
-                    figure=_label(skip["figure"]),
-                    round=skip["round"],
-                    station=skip["station"],
-                )
+    for skip in after["skips"][len(before["skips"]) :]:
+        lines.append(
+            _line(
+                SKIP_REASONS[skip["reason"]],
+                figure=_label(skip["figure"]),
+                round=skip["round"],
+                station=skip["station"],
             )
-        if after["round"] > before["round"] and after["phase"] != "over":
-            lines.append(_line(N_("Round %(round)s: Mister X moves."), round=after["round"]))
-        if after["end"] and not before["end"]:
-            lines.append({**_end_summary(after), "seats": None})
-        return lines
+        )
+    if after["round"] > before["round"] and after["phase"] != "over":
+        lines.append(_line(N_("Round %(round)s: Mister X moves."), round=after["round"]))
+    if end:
+        lines.append({**_end_summary(after), "seats": None if end_shown else [MISTER_X]})
+    return lines
 
 
 # -- options and seats -----------------------------------------------------------
