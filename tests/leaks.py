@@ -101,7 +101,8 @@ class Table:
         view = "seat" if token else "display"
         pages = [f"/t/{self.code}/{view}", f"/t/{self.code}/live?view={view}", f"/t/{self.code}"]
         if not token:
-            pages.append(f"/t/{self.code}/host")  # the host's tools and the whole history, off the display
+            # The host's tools and the whole history, off the display, and the table's record.
+            pages += [f"/t/{self.code}/host", f"/t/{self.code}/record", f"/t/{self.code}/record.json"]
         texts = [self._get(path, cookie) for path in pages]
         status, body = call(self.base, "GET", f"/api/tables/{self.code}/view", token=token or self.host)
         return [*texts, json.dumps(body)]
