@@ -99,13 +99,21 @@ class Table:
         token = self.tokens.get(viewer)
         cookie = f"seat_{self.code}={token}" if token else f"host_{self.code}={self.host}"
         view = "seat" if token else "display"
-        pages = [f"/t/{self.code}/{view}", f"/t/{self.code}/live?view={view}", f"/t/{self.code}"]
+        pages = [
+            f"/t/{self.code}/{view}",
+            f"/t/{self.code}/live?view={view}",
+            f"/t/{self.code}",
+            f"/t/{self.code}/history",
+        ]
         if not token:
             # The host's tools and the whole history, off the display, and the table's record.
             pages += [f"/t/{self.code}/host", f"/t/{self.code}/record", f"/t/{self.code}/record.json"]
         texts = [self._get(path, cookie) for path in pages]
-        status, body = call(self.base, "GET", f"/api/tables/{self.code}/view", token=token or self.host)
-        return [*texts, json.dumps(body)]
+        answers = [
+            call(self.base, "GET", f"/api/tables/{self.code}/{path}", token=token or self.host)[1]
+            for path in ("view", "history")
+        ]
+        return [*texts, *(json.dumps(body) for body in answers)]
 
     def _get(self, path: str, cookie: str) -> str:
         request = urllib.request.Request(self.base + path, headers={"Cookie": cookie})
