@@ -20,7 +20,17 @@ from dataclasses import dataclass, field
 
 from companion.games.base import HOST, N_, Game, RuleError, SeatSpec, msg
 from companion.rng import Rng
-from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, Store, StoreBusy, TableRecord
+from companion.store import (
+    CannotWrite,
+    CodeTaken,
+    DuplicateAction,
+    Event,
+    SeatRecord,
+    SeqTaken,
+    Store,
+    StoreBusy,
+    TableRecord,
+)
 
 log = logging.getLogger(__name__)
 
@@ -614,7 +624,7 @@ class Tables:
             except Exception as error:  # noqa: BLE001 - told to the requests (or tried one by one), never lost
                 if len(draft.appended) == 1:
                     maker = next(request for request in batch if request.taken == (draft.seq, False))
-                    maker.outcome = busy() if isinstance(error, StoreBusy) else error
+                    maker.outcome = unavailable(error) if isinstance(error, StoreBusy) else error
                 for request in batch:
                     if request.outcome is None and not self._commit(table, [request]):
                         self._decide([request], busy())
@@ -666,6 +676,13 @@ class Tables:
 
 def busy() -> Unavailable:
     return Unavailable(N_("The table is busy for a moment; please try again."))
+
+
+def unavailable(error: StoreBusy) -> Unavailable:
+    """Why the store took no write: a moment's trouble, or a disk that whoever runs the server must see to."""
+    if isinstance(error, CannotWrite):
+        return Unavailable(N_("The server cannot save anything: its disk is full or read-only. Tell whoever runs it."))
+    return busy()
 
 
 def normalise_code(code: str) -> str:

@@ -27,6 +27,10 @@ class StoreBusy(Exception):
     """The database could not take the write now (locked by another process, disk trouble): try again."""
 
 
+class CannotWrite(StoreBusy):
+    """The database cannot store anything until its operator acts: its disk is full or read-only."""
+
+
 class CodeTaken(Exception):
     """A table with this join code exists already."""
 
@@ -115,6 +119,9 @@ class Store(Protocol):
 
     def remove_archived(self, idle_since: float) -> list[str]:
         """Delete the archived tables not played since `idle_since`, log and seats included."""
+
+    def cannot_write(self) -> str | None:
+        """Why nothing could be stored now (a full or read-only disk), for the operator; None when writes can go."""
 
     def close(self) -> None: ...
 

@@ -23,6 +23,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from companion.store import (
+    CannotWrite,
     CodeTaken,
     DuplicateAction,
     Event,
@@ -127,6 +128,8 @@ class PostgresStore:
                     db.execute("SELECT pg_advisory_unlock(hashtext(%s))", (code,))
 
     def _lost(self, error: psycopg.OperationalError) -> NoReturn:
+        if isinstance(error, errors.DiskFull):
+            raise CannotWrite(f"the database server's disk is full: {error}") from error
         raise StoreBusy(str(error)) from error
 
     def _in_turn(self) -> bool:
@@ -300,6 +303,10 @@ class PostgresStore:
     def remove_archived(self, idle_since: float) -> list[str]:
         rows = self._write("DELETE FROM tables WHERE archived AND updated < %s RETURNING code", (idle_since,))
         return sorted(row[0] for row in rows)
+
+    def cannot_write(self) -> str | None:
+        """The database server watches its own disk; a full one shows as CannotWrite on the next write."""
+        return None
 
     def close(self) -> None:
         self._pool.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import sys
 import threading
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from companion.store import (
+    CannotWrite,
     CodeTaken,
     DuplicateAction,
     Event,
@@ -27,13 +29,39 @@ def off_the_loop(function, *args):
 
     Under gevent: in a real thread of gevent's pool, while the loop serves the sockets.
     Otherwise an ordinary call: SQLite releases the GIL while it syncs.
+    The call's error comes back as a value: raised in the pool's thread, gevent would
+    first print it to stderr, and a print that fails there (the log's disk is full, its
+    pipe broken) would leave the caller waiting forever, holding the store's write lock.
     """
     monkey = sys.modules.get("gevent.monkey")
     if monkey is not None and monkey.is_module_patched("threading"):
         import gevent
 
-        return gevent.get_hub().threadpool.apply(function, args)
+        result, error = gevent.get_hub().threadpool.apply(_outcome, (function, args))
+        if error is not None:
+            raise error
+        return result
     return function(*args)
+
+
+def _outcome(function, args: tuple) -> tuple:
+    """(result, None) or (None, the error) of a call."""
+    try:
+        return function(*args), None
+    except Exception as error:  # noqa: BLE001 - handed to the caller, which raises it in its own greenlet
+        return None, error
+
+
+# SQLite's primary result codes that no retry cures: the operator must free space or make the file writable.
+CANNOT_WRITE = {13: "the disk is full", 8: "the database is read-only", 10: "the disk cannot be written"}
+# Less free space than this under the database is reported as full: a commit may need that much for its log.
+LOW_SPACE = 1 << 20
+
+
+def store_error(error: sqlite3.OperationalError) -> StoreBusy:
+    """A failed write, told as what it is: a moment's lock (try again) or a disk the operator must see to."""
+    reason = CANNOT_WRITE.get(getattr(error, "sqlite_errorcode", 0) & 0xFF)
+    return CannotWrite(f"{reason}: {error}") if reason else StoreBusy(str(error))
 
 
 SCHEMA = """
@@ -132,7 +160,7 @@ class SqliteStore:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 if isinstance(error, sqlite3.OperationalError):  # locked by another process, disk trouble
-                    raise StoreBusy(str(error)) from error
+                    raise store_error(error) from error
                 raise
 
     def _write(self, sql: str, params: tuple = ()) -> list:
@@ -212,7 +240,7 @@ class SqliteStore:
                     self._insert(db, pending)
         except Exception as error:  # noqa: BLE001 - every append of the batch must learn it was not stored
             for pending in batch:
-                pending.error = pending.error or StoreBusy(str(error))
+                pending.error = pending.error or (error if isinstance(error, StoreBusy) else StoreBusy(str(error)))
 
     def _insert(self, db: sqlite3.Connection, pending: _Pending) -> None:
         """One table's append of the batch, in a savepoint: if it fails, it fails alone and the others commit."""
@@ -300,6 +328,16 @@ class SqliteStore:
     def remove_archived(self, idle_since: float) -> list[str]:
         rows = self._write("DELETE FROM tables WHERE archived = 1 AND updated < ? RETURNING code", (idle_since,))
         return sorted(r[0] for r in rows)
+
+    def cannot_write(self) -> str | None:
+        """A read-only or (nearly) full filesystem under the database file."""
+        folder = os.path.dirname(os.path.abspath(self.path))
+        disk = os.statvfs(folder)
+        if disk.f_flag & os.ST_RDONLY or not os.access(folder, os.W_OK):
+            return CANNOT_WRITE[8]
+        if disk.f_bavail * disk.f_frsize < LOW_SPACE:
+            return CANNOT_WRITE[13]
+        return None
 
     def close(self) -> None:
         with self._read_lock, self._write_lock:

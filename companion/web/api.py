@@ -18,6 +18,10 @@ bp = Blueprint("api", __name__)
 
 @bp.get("/healthz")
 def healthz():
+    """Alive, and able to store: a full or read-only disk answers 503 with what is wrong, for the operator."""
+    problem = tables().store.cannot_write()
+    if problem:
+        return {"ok": False, "store": problem}, 503
     return {"ok": True}
 
 

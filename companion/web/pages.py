@@ -27,7 +27,7 @@ from companion.forms import action_from_form, optional_str, parse_options
 from companion.games.base import HOST, N_
 from companion.security import rate_limited
 from companion.store import StoreBusy
-from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized, Unavailable, normalise_code
+from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized, normalise_code, unavailable
 from companion.web.common import (
     answer_status,
     before_seq,
@@ -353,7 +353,7 @@ def table_error(error: TableError):
 @bp.app_errorhandler(StoreBusy)
 def store_busy(error: StoreBusy):
     """A write the database could not take now (locked, connection lost): try again, nothing was stored."""
-    return table_error(Unavailable(N_("The table is busy for a moment; please try again.")))
+    return table_error(unavailable(error))
 
 
 @bp.after_app_request
