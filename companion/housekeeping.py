@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from companion.store import Store
+from companion.tables import HOST_DEVICE
 
 DAY = 86400.0
 
@@ -32,6 +33,8 @@ def export_table(store: Store, code: str) -> dict | None:
     del table["host_token_hash"]
     return {
         "table": table,
-        "seats": {seat_id: seat.name for seat_id, seat in store.seats(code).items()},
+        "seats": {
+            seat_id: seat.name for seat_id, seat in store.seats(code).items() if not seat_id.startswith(HOST_DEVICE)
+        },
         "events": [asdict(event) for event in store.events(code)],
     }

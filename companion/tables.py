@@ -39,6 +39,9 @@ JOIN_CODE_LENGTH = 6
 # A view and every push carry only the latest history lines, so that their size and cost do not grow with the
 # game's length; a page or the API asks for older ones on demand (Tables.history), the host page reads them all.
 HISTORY_WINDOW = 20
+# A phone the host let in as a second host device is kept among the seats under this prefix, which no game's
+# seat id has: one record per host link, its invite until the link is used, then the device's token.
+HOST_DEVICE = "host-device:"
 
 
 class TableError(Exception):
@@ -418,9 +421,9 @@ class Tables:
         for _read_again in (False, True):
             if _read_again:  # a seat claimed through another process since the seats were read here
                 self.seats_changed(table.record.code)
-            for seat in self.seats(table.record.code).values():
+            for seat in self._records(table.record.code).values():
                 if seat.token_hash and secrets.compare_digest(hashed, seat.token_hash):
-                    return seat.seat
+                    return HOST if seat.seat.startswith(HOST_DEVICE) else seat.seat
         raise Forbidden(N_("This token does not open a seat at this table."))
 
     def claim(self, code: str, seat_id: str, name: str, invite: str | None = None) -> str:
@@ -464,8 +467,40 @@ class Tables:
         self.publish(table.record.code, table.seq, seats_changed=True)
         return invite
 
+    def host_link(self, code: str) -> str:
+        """The host lets another device in as a host: a one-time token for its link."""
+        table = self.cached(code)
+        invite = new_token()
+        device = HOST_DEVICE + token_hash(invite)[:32]
+        self.store.save_seat(table.record.code, SeatRecord(device, None, None, token_hash(invite)), None)
+        self.seats_changed(table.record.code)
+        return invite
+
+    def host_link_open(self, code: str, invite: str) -> bool:
+        """Whether this host link has not been used yet."""
+        self.seats_changed(code)  # it may have been used through another process
+        device = self._records(code).get(HOST_DEVICE + token_hash(invite)[:32])
+        return bool(device and device.invite_hash and secrets.compare_digest(token_hash(invite), device.invite_hash))
+
+    def use_host_link(self, code: str, invite: str) -> str:
+        """The device that opens a host link becomes a host; returns its host token. A link works once."""
+        code = self.cached(code).record.code
+        if not self.host_link_open(code, invite):
+            raise Forbidden(N_("This host link has been used already. Ask the host for a new one."))
+        token = new_token()
+        device = HOST_DEVICE + token_hash(invite)[:32]
+        saved = self.store.save_seat(code, SeatRecord(device, None, token_hash(token)), expect_token_hash=None)
+        self.seats_changed(code)
+        if not saved:  # another phone used it at the same moment
+            raise Forbidden(N_("This host link has been used already. Ask the host for a new one."))
+        return token
+
     def seats(self, code: str) -> dict[str, SeatRecord]:
         """Who holds which seat (read from the store once, until the seats change)."""
+        return {seat_id: seat for seat_id, seat in self._records(code).items() if not seat_id.startswith(HOST_DEVICE)}
+
+    def _records(self, code: str) -> dict[str, SeatRecord]:
+        """The table's seats and its other host devices, as stored."""
         code = normalise_code(code)
         with self._seats_lock:
             seats = self._seats.get(code)

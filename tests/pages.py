@@ -110,24 +110,28 @@ def browser(app, code: str, seat: str | None = None, host: str | None = None):
 
 
 class Device:
-    """A phone (seat=its token) or the display (host=the host token, or neither: a guest's) in a browser of its own.
+    """A phone (seat=its token), the display (host=the host token, or neither: a guest's) or, with host and
+    view="host", the host page, in a browser of its own.
 
     It reads its page and sends only the forms the page offers, the way htmx does. A live device reloads
     its page before each form, as a phone listening to the table would; `live=False` keeps the page as
     last loaded, so a form goes out from a page the table may have moved past.
     """
 
-    def __init__(self, app, code: str, seat: str | None = None, host: str | None = None, lang=None, live=True):
+    def __init__(
+        self, app, code: str, seat: str | None = None, host: str | None = None, lang=None, live=True, view=None
+    ):
         self.code, self.live = code, live
         self.browser = browser(app, code, seat, host)
-        self.path = f"/t/{code}/{'seat' if seat else 'display'}"
+        self.path = f"/t/{code}/{view or ('seat' if seat else 'display')}"
         self.refresh(lang)
 
     @classmethod
     def of(cls, app, code: str, tokens: dict, who: str, **kwargs) -> Device:
-        """The display when `who` is "host" or "display" (with tokens["host"]), else the phone of seat `who`."""
+        """The host page when `who` is "host", the display (with the host's cookie) when it is "display", else
+        the phone of seat `who`."""
         if who in ("host", "display"):
-            return cls(app, code, host=tokens["host"], **kwargs)
+            return cls(app, code, host=tokens["host"], view="host" if who == "host" else None, **kwargs)
         return cls(app, code, seat=tokens[who], **kwargs)
 
     def refresh(self, lang: str | None = None) -> str:
@@ -182,7 +186,7 @@ class Device:
 
 
 def page(app, code: str, tokens: dict, who: str, lang: str = "en") -> str:
-    """The page of `who` (a seat, or "host"/"display" for the display) in a browser of its own, in `lang`."""
+    """The page of `who` (a seat, "host" for the host page, "display") in a browser of its own, in `lang`."""
     return Device.of(app, code, tokens, who, lang=lang).page
 
 

@@ -104,7 +104,8 @@ def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True, ho
         join_url=external_url("pages.join", code=table.record.code),
         seats_free=not all(taken.get(spec.id) for spec in specs),
         is_host=is_host,
-        acting_as=HOST if (is_host and seat is None) else seat,
+        # Nobody touches the TV: the host's controls are on the host page (on any device the host let in).
+        acting_as=HOST if page == "host" else seat,
         seq=snapshot["seq"],
         view=snapshot["view"],
         history=snapshot["history"],

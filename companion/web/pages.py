@@ -282,8 +282,8 @@ def act(code):
             seen_seq=request.form.get("seen_seq", type=int),
         )
     except TableError as error:
-        return _answer(code, actor, error)
-    return _answer(code, actor)
+        return _answer(code, actor, error, host_page=actor == HOST)
+    return _answer(code, actor, host_page=actor == HOST)
 
 
 @bp.post("/t/<code>/undo")
@@ -311,6 +311,43 @@ def free_seat(code, seat):
     return render_template(
         "invite.html", code=code, seat=seat, invite=invite, url=external_url("pages.invited", code=code, invite=invite)
     )
+
+
+@bp.post("/t/<code>/host-link")
+def host_link(code):
+    """A one-time link (and its QR code) that makes another device, such as a phone, a host of this table."""
+    code = tables().live(code).record.code
+    if not cookie_is_host(code):
+        raise Forbidden(N_("Only the host can do that."))
+    invite = tables().host_link(code)
+    return render_template(
+        "host_link.html", code=code, invite=invite, url=external_url("pages.open_host_link", code=code, invite=invite)
+    )
+
+
+@bp.get("/t/<code>/host-link/<invite>")
+def open_host_link(code, invite):
+    """Asks before the link is used up: a preview or a second scan must not spend it."""
+    code = tables().live(code).record.code
+    if not tables().host_link_open(code, invite):
+        raise Forbidden(N_("This host link has been used already. Ask the host for a new one."))
+    return render_template("host_welcome.html", code=code, invite=invite, game=tables().live(code).game)
+
+
+@bp.post("/t/<code>/host-link/<invite>")
+def use_host_link(code, invite):
+    code = tables().live(code).record.code
+    response = redirect(url_for("pages.host_page", code=code))
+    _set_cookie(response, host_cookie(code), tables().use_host_link(code, invite))
+    return response
+
+
+@bp.get("/t/<code>/host-link/<invite>/qr.svg")
+def host_link_qr(code, invite):
+    code = tables().live(code).record.code
+    if not cookie_is_host(code):
+        abort(403)
+    return _qr_svg(external_url("pages.open_host_link", code=code, invite=invite))
 
 
 @bp.get("/t/<code>/qr.svg")
@@ -407,7 +444,7 @@ def _viewer(code: str) -> tuple[str | None, bool]:
 
 
 def _actor(code: str) -> str:
-    """Who sends a form: the host from the display, else this phone's seat."""
+    """Who sends a form: the host from the host page, else this phone's seat."""
     if request.form.get("as") == HOST:
         if cookie_is_host(code):
             return HOST

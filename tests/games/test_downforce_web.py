@@ -393,7 +393,7 @@ def test_a_car_for_the_carless_only_and_the_forced_last_bid_are_explained_on_eac
 def test_the_world_championship_shows_the_standings_and_starts_the_second_race_on_the_other_side(client, app):
     code, tokens = championship_between(client, app)
     display = page(app, code, tokens, DISPLAY)
-    assert "Standings after race 1" in display and 'data-action="next_race"' in display
+    assert "Standings after race 1" in display and 'data-action="next_race"' in page(app, code, tokens, "host")
     assert "Race 1 of 2" in display and "River circuit" in display
     api(client, code, tokens["host"], type="next_race")
     display = page(app, code, tokens, DISPLAY)
@@ -403,7 +403,7 @@ def test_the_world_championship_shows_the_standings_and_starts_the_second_race_o
 def test_the_beginner_game_has_no_bets_and_names_the_first_owner_home(client, app):
     code, tokens = open_table(client, variant="beginner")
     display = page(app, code, tokens, DISPLAY)
-    assert 'id="df-betting"' not in display and 'data-action="finish"' in display
+    assert 'id="df-betting"' not in display and 'data-action="finish"' in page(app, code, tokens, "host")
     view = api(client, code, tokens["host"], type="finish", car="red")
     owner = view["cars"]["red"]["owner"] or next(
         view["cars"][car]["owner"] for car in view["results"]["race_order"] if view["cars"][car]["owner"]
@@ -428,7 +428,7 @@ def test_the_endurance_race_ranks_by_distance_and_cannot_be_stopped_early(client
 def test_an_auction_a_forced_last_bid_the_bets_and_the_score_sheet_through_the_forms(client, app):
     """The rulebook's examples on the screens: two sixes, the card with more stripes wins; the pad adds up to 15."""
     code, tokens = open_table(client, deck_order="entered")
-    display = Device.of(app, code, tokens, DISPLAY)
+    display = Device.of(app, code, tokens, "host")  # the host page: the display's game with the host's controls
     for car in ("green", "yellow", "red", "blue", "black"):
         display.submit("enter_speed8", f"{car} car", car=car)
     for power in ("agility", "daring", "strategic", "aggressive", "unpredictable"):

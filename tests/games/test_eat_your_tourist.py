@@ -620,8 +620,9 @@ def test_history_lines_tell_the_table_what_happened():
     lines = game.describe(before, after, "player-1", {"type": "roll_panic", "value": 3})
     assert [line["msg"] for line in lines] == [
         "%(player)s rolls %(roll)s for panic",
-        "Panic! You rolled %(roll)s, but that colour has left the castle: %(effect)s",
+        "Panic! %(player)s rolled %(roll)s, but that colour has left the castle: %(effect)s",
     ]
+    assert lines[1]["args"]["player"] == "player-1"
     assert lines[0]["args"]["roll"] == {"msg": "%(value)s (table die)", "args": {"value": 3}}
     assert all(line["seats"] is None for line in lines)
 

@@ -22,7 +22,7 @@ def roll_panic(state: dict, actor: str, action: dict, rng) -> None:
         colour = present[0] if len(present) == 1 else None
     turn["panic"] = {"roll": value, "physical": physical, "row": row, "colour": colour}
     effect = table.row_effect(row, state["settings"]["tourist_speed"], colour)
-    banner = _panic_banner(value, row, effect)
+    banner = _panic_banner(state["active"], value, row, effect)
     state["news"].append(
         msg(N_("%(player)s rolls %(roll)s for panic"), player=state["active"], roll=die(value, physical))
     )
@@ -32,12 +32,16 @@ def roll_panic(state: dict, actor: str, action: dict, rng) -> None:
     state["banner"] = banner
 
 
-def _panic_banner(value: int, row: int, effect: dict) -> dict:
+def _panic_banner(player: str, value: int, row: int, effect: dict) -> dict:
+    """What the whole table reads, on the display too: it names the player who rolled."""
     if row != value:
         return msg(
-            N_("Panic! You rolled %(roll)s, but that colour has left the castle: %(effect)s"), roll=value, effect=effect
+            N_("Panic! %(player)s rolled %(roll)s, but that colour has left the castle: %(effect)s"),
+            player=player,
+            roll=value,
+            effect=effect,
         )
-    return msg(N_("Panic! You rolled %(roll)s: %(effect)s"), roll=value, effect=effect)
+    return msg(N_("Panic! %(player)s rolled %(roll)s: %(effect)s"), player=player, roll=value, effect=effect)
 
 
 def choose_colour(state: dict, actor: str, action: dict, rng) -> None:
@@ -47,5 +51,5 @@ def choose_colour(state: dict, actor: str, action: dict, rng) -> None:
         raise RuleError(N_("You choose a colour only after rolling a 5 for panic."), code="no_choice")
     panic["colour"] = colour_on_board(state, action)
     effect = table.row_effect(5, state["settings"]["tourist_speed"], panic["colour"])
-    state["banner"] = _panic_banner(panic["roll"], 5, effect)
+    state["banner"] = _panic_banner(state["active"], panic["roll"], 5, effect)
     state["news"].append(msg(N_("%(player)s chooses: %(effect)s"), player=state["active"], effect=effect))
