@@ -1,14 +1,94 @@
-"""Turning form fields and JSON bodies into table options and actions."""
+"""Turning form fields and JSON bodies into table options and actions, and the schemas of the API's bodies.
+
+The JSON API checks every body against the same schema the OpenAPI document
+publishes (companion/openapi.py), so the two cannot disagree: required fields,
+no others, no nulls, types, ranges, lengths and patterns.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 
-from companion.games.base import N_, Game, Option
-from companion.tables import TableError
+from companion.boundary import MAX_NUMBER, MAX_TEXT
+from companion.games.base import N_, Game, Option, RuleError
+from companion.tables import Refused, TableError
 
 TRUE = {"1", "true", "on", "yes"}
+
+# Text the boundary takes in (boundary.FORBIDDEN), as a JSON Schema pattern: no NUL. It refuses lone surrogates
+# too, but those are not text (no UTF-8 holds them), so a pattern over text cannot name them.
+CLEAN_TEXT = r"^[^\u0000]*$"
+# The same with at least one character that is not a space: a player's name.
+SOME_TEXT = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
+
+
+def text(max_length: int = MAX_TEXT, pattern: str = CLEAN_TEXT) -> dict:
+    return {"type": "string", "maxLength": max_length, "pattern": pattern}
+
+
+def whole_number(minimum: int = -MAX_NUMBER, maximum: int = MAX_NUMBER) -> dict:
+    return {"type": "integer", "minimum": minimum, "maximum": maximum}
+
+
+def body_schema(properties: dict, required: tuple | list = ()) -> dict:
+    """A JSON object with these fields and no others."""
+    schema = {"type": "object", "properties": properties, "additionalProperties": False}
+    return schema | ({"required": list(required)} if required else {})
+
+
+CLIENT_ACTION_ID = text(100)
+SEEN_SEQ = whole_number()
+SEAT_BODY = body_schema({"seat": text(), "name": text(pattern=SOME_TEXT), "invite": text()}, ["seat", "name"])
+UNDO_BODY = body_schema({"seen_seq": SEEN_SEQ, "client_action_id": CLIENT_ACTION_ID})
+
+
+def options_schema(game: Game) -> dict:
+    return body_schema({option.name: _option_schema(option) for option in game.options})
+
+
+def _option_schema(option: Option) -> dict:
+    if option.kind == "int":
+        schema = whole_number(
+            -MAX_NUMBER if option.min is None else option.min, MAX_NUMBER if option.max is None else option.max
+        )
+    elif option.kind == "bool":
+        schema = {"type": "boolean"}
+    elif option.kind == "choice":
+        schema = {"type": "string", "enum": list(option.choices)}
+    else:
+        schema = text()
+    return schema | {"default": option.default}
+
+
+def table_body_schema(game: Game) -> dict:
+    """The body that opens a table of this game."""
+    return body_schema({"game": {"type": "string", "enum": [game.id]}, "options": options_schema(game)}, ["game"])
+
+
+def action_body_schema(game: Game, kind: str) -> dict:
+    """The body of one of the game's actions: its fields as the boundary takes them, the retry id and the seen seq."""
+    schema = game.actions[kind]
+    fields = {name: _bounded(prop) for name, prop in schema.get("properties", {}).items()}
+    kind_field = {"type": {"type": "string", "enum": [kind]}}
+    extras = {"client_action_id": CLIENT_ACTION_ID, "seen_seq": SEEN_SEQ}
+    return body_schema(kind_field | extras | fields, ["type", *schema.get("required", [])])
+
+
+def _bounded(prop: dict) -> dict:
+    """A game's field with what the boundary adds: strings clean and not too long, numbers JavaScript holds."""
+    kind = prop.get("type", "string")
+    if kind == "string" and "enum" not in prop:
+        return text() | prop | {"type": kind}
+    if kind == "integer":
+        return whole_number() | prop
+    if kind == "array":
+        return prop | {"items": _bounded(prop.get("items", {}))}
+    if kind == "object":
+        fields = {name: _bounded(field) for name, field in prop.get("properties", {}).items()}
+        rest = {key: value for key, value in prop.items() if key not in ("properties", "required")}
+        return rest | body_schema(fields, prop.get("required", ()))
+    return prop
 
 
 def parse_options(game: Game, raw: Mapping, from_form: bool) -> dict:
@@ -57,7 +137,7 @@ def action_from_form(game: Game, form) -> dict:
     action = {"type": kind}
     for name, prop in schema.get("properties", {}).items():
         action.update(_field(name, prop, form))
-    return _checked(schema, action)
+    return checked(action_body_schema(game, kind), action)
 
 
 def _field(name: str, prop: dict, form) -> dict:
@@ -104,55 +184,65 @@ def _scalar(name: str, kind: str, value: str):
 
 
 def action_from_json(game: Game, body) -> dict:
-    """An action from a JSON body: only the declared fields, checked against the game's action schema."""
+    """An action from a JSON body (an API request or a socket frame), checked against its documented schema."""
     if not isinstance(body, dict) or not isinstance(body.get("type"), str):
         raise TableError(N_("Send a JSON object with an action type."))
     kind, schema = _schema(game, body["type"])
-    fields = schema.get("properties", {})
-    return _checked(schema, {"type": kind} | {name: body[name] for name in fields if name in body})
+    checked(action_body_schema(game, kind), body)
+    return {"type": kind} | {name: body[name] for name in schema.get("properties", {}) if name in body}
 
 
 def _schema(game: Game, kind: str) -> tuple[str, dict]:
     schema = game.actions.get(kind)
     if schema is None:
-        raise TableError(N_("This game has no action %(type)s."), type=kind)
+        # Well formed (the API's document lists every game's actions), but not this table's game: its rules refuse.
+        raise Refused(RuleError(N_("This game has no action %(type)s."), type=kind))
     return kind, schema
 
 
 JSON_TYPES = {"integer": int, "string": str, "boolean": bool, "array": list, "object": dict, "number": (int, float)}
 
 
-def _checked(schema: dict, action: dict, prefix: str = "") -> dict:
-    """The action (or an object in it), if its fields fit the schema, so that a game's rules only see well-formed
-    actions."""
-    for name in schema.get("required", []):
-        if name not in action:
-            raise TableError(N_("%(field)s is missing."), field=prefix + name)
-    for name, prop in schema.get("properties", {}).items():
-        if name in action:
-            _check_value(prefix + name, prop, action[name])
-    return action
-
-
-def _check_value(name: str, prop: dict, value) -> None:
-    kind = prop.get("type", "string")
+def checked(schema: dict, value, name: str | None = None):
+    """The value (a whole body when name is None), if it fits the schema, so that the tables and a game's rules
+    only see well-formed input."""
+    kind = schema.get("type", "string")
+    shown = name or "body"
     wrong_type = isinstance(value, bool) and kind in ("integer", "number")
     if value is None or wrong_type or not isinstance(value, JSON_TYPES.get(kind, object)):
-        raise TableError(N_("%(field)s has the wrong type."), field=name)
+        raise TableError(N_("%(field)s has the wrong type."), field=shown)
     fits = (
-        ("enum" not in prop or value in prop["enum"])
-        and ("minimum" not in prop or value >= prop["minimum"])
-        and ("maximum" not in prop or value <= prop["maximum"])
-        and (kind != "string" or len(value) <= prop.get("maxLength", 4000))
-        and ("pattern" not in prop or re.fullmatch(prop["pattern"].strip("^$"), value) is not None)
-        and ("maxItems" not in prop or len(value) <= prop["maxItems"])
+        ("enum" not in schema or value in schema["enum"])
+        and ("minimum" not in schema or value >= schema["minimum"])
+        and ("maximum" not in schema or value <= schema["maximum"])
+        and (kind != "string" or len(value) <= schema.get("maxLength", MAX_TEXT))
+        and ("pattern" not in schema or _matches(schema["pattern"], value))
+        and ("maxItems" not in schema or len(value) <= schema["maxItems"])
     )
     if not fits:
-        raise TableError(N_("%(field)s has a value the game cannot use."), field=name)
+        raise TableError(N_("%(field)s has a value the game cannot use."), field=shown)
     for item in value if kind == "array" else ():
-        _check_value(name, prop.get("items", {}), item)
+        checked(schema.get("items", {}), item, shown)
     if kind == "object":
-        _checked(prop, value, prefix=f"{name}.")
+        _check_fields(schema, value, f"{name}." if name else "")
+    return value
+
+
+def _check_fields(schema: dict, value: dict, prefix: str) -> None:
+    properties = schema.get("properties", {})
+    for name in schema.get("required", []):
+        if name not in value:
+            raise TableError(N_("%(field)s is missing."), field=prefix + name)
+    for name, item in value.items():
+        if name in properties:
+            checked(properties[name], item, prefix + name)
+        elif schema.get("additionalProperties") is False:
+            raise TableError(N_("There is no field %(field)s here."), field=prefix + name)
+
+
+def _matches(pattern: str, value: str) -> bool:
+    """JSON Schema's `pattern`: a search, where `$` is the very end (Python's also matches before a last newline)."""
+    return re.search(re.sub(r"(?<!\\)\$$", r"\\Z", pattern), value) is not None
 
 
 def optional_str(body: dict, name: str) -> str | None:

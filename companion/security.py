@@ -82,8 +82,9 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def check_csrf():
-        # The JSON API authenticates with Bearer tokens, which a foreign page cannot send.
-        if request.method != "POST" or request.path.startswith("/api/"):
+        # The JSON API authenticates with Bearer tokens, which a foreign page cannot send. A request no view
+        # takes (404, or 405 with Allow) is answered as such: the check guards views, not the router's answers.
+        if request.method != "POST" or request.path.startswith("/api/") or request.routing_exception is not None:
             return
         sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
         if not sent or not secrets.compare_digest(sent, session.get("csrf", "")):

@@ -71,6 +71,12 @@ class Conflict(TableError):
     status, code = 409, "conflict"
 
 
+class UnknownSeat(TableError):
+    """A seat the table does not have, named in a request's body (named in a URL, it is a NotFound)."""
+
+    status, code = 422, "no_such_seat"
+
+
 class Unavailable(TableError):
     status, code = 503, "unavailable"
 
@@ -429,7 +435,7 @@ class Tables:
     def claim(self, code: str, seat_id: str, name: str, invite: str | None = None) -> str:
         """Take a free seat (or one the host re-issued with an invite); returns the seat token."""
         table = self.cached(code)
-        self._check_seat(table, seat_id)
+        self._check_seat(table, seat_id, UnknownSeat)
         name = " ".join(name.split())[:40]
         if not name:
             raise TableError(N_("Please enter your name."))
@@ -523,9 +529,9 @@ class Tables:
         seat = self.seats(code).get(seat_id)
         return bool(seat and hashed_token and seat.token_hash == hashed_token)
 
-    def _check_seat(self, table: LiveTable, seat_id: str) -> None:
+    def _check_seat(self, table: LiveTable, seat_id: str, unknown: type[TableError] = NotFound) -> None:
         if seat_id not in {spec.id for spec in self.seat_specs(table)}:
-            raise NotFound(N_("This table has no seat %(seat)s."), seat=seat_id)
+            raise unknown(N_("This table has no seat %(seat)s."), seat=seat_id)
 
     def names(self, code: str) -> dict[str, str | None]:
         """Seat id -> the name of the player sitting there (None if free)."""

@@ -6,7 +6,16 @@ from flask import Blueprint
 
 from companion import i18n
 from companion.boundary import json_body
-from companion.forms import action_from_json, optional_int, optional_str, parse_options
+from companion.forms import (
+    SEAT_BODY,
+    UNDO_BODY,
+    action_from_json,
+    checked,
+    optional_int,
+    optional_str,
+    parse_options,
+    table_body_schema,
+)
 from companion.games.base import HOST, N_
 from companion.openapi import document
 from companion.security import rate_limited
@@ -40,10 +49,7 @@ def _game_json(game) -> dict:
         "id": game.id,
         "name": i18n.say({"msg": game.name, "args": {}}),
         "summary": i18n.say({"msg": game.summary, "args": {}}),
-        "seats": [
-            {"id": spec.id, "label": i18n.say(spec.label), "role": spec.role}
-            for spec in game.seats(parse_options(game, {}, from_form=False))
-        ],
+        "seats": _seats_json(game, parse_options(game, {}, from_form=False)),
         "options": [
             {
                 "name": o.name,
@@ -59,6 +65,10 @@ def _game_json(game) -> dict:
     }
 
 
+def _seats_json(game, options: dict) -> list[dict]:
+    return [{"id": spec.id, "label": i18n.say(spec.label), "role": spec.role} for spec in game.seats(options)]
+
+
 @bp.post("/api/tables")
 @rate_limited("new-tables")
 def create_table():
@@ -69,27 +79,23 @@ def create_table():
     game = tables().games.get(game_id)
     if game is None:
         raise NotFound(N_("There is no game called %(game)s."), game=game_id)
-    options = body.get("options") or {}
-    if not isinstance(options, dict):
-        raise TableError(N_("Options must be a JSON object."))
-    code, host_token = tables().create(game.id, parse_options(game, options, from_form=False))
+    options = parse_options(game, checked(table_body_schema(game), body).get("options", {}), from_form=False)
+    code, host_token = tables().create(game.id, options)
     return {
         "code": code,
         "host_token": host_token,
         "join_url": external_url("pages.join", code=code),
         "display_url": external_url("pages.display", code=code),
+        "seats": _seats_json(game, options),
     }, 201
 
 
 @bp.post("/api/tables/<code>/seats")
 @rate_limited("seat-claims")
 def claim_seat(code):
-    body = json_body()
-    seat, name = body.get("seat"), body.get("name")
-    if not isinstance(seat, str) or not isinstance(name, str):
-        raise TableError(N_("Send the seat and your name."))
-    token = tables().claim(code, seat, name, invite=body.get("invite") if isinstance(body.get("invite"), str) else None)
-    return {"seat": seat, "token": token}, 201
+    body = checked(SEAT_BODY, json_body())
+    token = tables().claim(code, body["seat"], body["name"], invite=body.get("invite"))
+    return {"seat": body["seat"], "token": token}, 201
 
 
 @bp.post("/api/tables/<code>/actions")
@@ -136,7 +142,7 @@ def play_again(code):
 def undo(code):
     if _bearer(code) != HOST:
         raise Forbidden(N_("Only the host can undo."))
-    body = json_body(allow_empty=True)
+    body = checked(UNDO_BODY, json_body(allow_empty=True))
     seq, repeated = tables().undo(
         code, seen_seq=optional_int(body, "seen_seq"), client_action_id=optional_str(body, "client_action_id")
     )

@@ -61,7 +61,7 @@ def before_seq() -> int | None:
     before = request.args.get("before")
     if before is None:
         return None
-    if not before.isdigit() or len(before) > 12:
+    if not (before.isascii() and before.isdigit()) or len(before) > 12:  # "²" is a digit int() cannot read
         raise TableError(N_("Ask for the lines before a sequence number."))
     return int(before)
 

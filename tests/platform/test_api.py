@@ -28,10 +28,11 @@ def test_games_lists_every_game_with_its_seats_and_options(client):
     assert notes["options"][0]["name"] == "players"
 
 
-def test_creating_a_table_returns_its_code_token_and_urls(client):
-    body = client.post("/api/tables", json={"game": "secret-notes"}).get_json()
-    assert set(body) == {"code", "host_token", "join_url", "display_url"}
+def test_creating_a_table_returns_its_code_token_urls_and_seats(client):
+    body = client.post("/api/tables", json={"game": "secret-notes", "options": {"players": 2}}).get_json()
+    assert set(body) == {"code", "host_token", "join_url", "display_url", "seats"}
     assert body["join_url"].endswith(f"/t/{body['code']}")
+    assert [seat["id"] for seat in body["seats"]] == ["player-1", "player-2"]
 
 
 def test_an_action_returns_the_seats_own_view(client, table):
@@ -75,7 +76,7 @@ def test_the_host_can_undo(client, table):
         ("get", "/api/tables/{code}/view", None, "forged", 403, "forbidden"),
         ("post", "/api/tables/{code}/actions", "not json", "seat", 400, "bad_request"),
         ("post", "/api/tables/{code}/actions", [1, 2], "seat", 400, "bad_request"),
-        ("post", "/api/tables/{code}/actions", {"type": "fly"}, "seat", 400, "bad_request"),
+        ("post", "/api/tables/{code}/actions", {"type": "fly"}, "seat", 422, "illegal_action"),
         ("post", "/api/tables/{code}/actions", {"type": "write", "note": 7}, "seat", 400, "bad_request"),
         (
             "post",
@@ -91,7 +92,7 @@ def test_the_host_can_undo(client, table):
         ("post", "/api/tables", {"game": "chess"}, None, 404, "not_found"),
         ("post", "/api/tables", {"game": "secret-notes", "options": {"players": 99}}, None, 400, "bad_request"),
         ("post", "/api/tables", {"game": "secret-notes", "options": "many"}, None, 400, "bad_request"),
-        ("post", "/api/tables/{code}/seats", {"seat": "player-9", "name": "X"}, None, 404, "not_found"),
+        ("post", "/api/tables/{code}/seats", {"seat": "player-9", "name": "X"}, None, 422, "no_such_seat"),
         ("post", "/api/tables/{code}/seats", {"seat": "player-1", "name": "X"}, None, 409, "conflict"),
         ("post", "/api/tables/{code}/seats", {"seat": "player-2", "name": "   "}, None, 400, "bad_request"),
         ("post", "/api/tables/{code}/seats", {"seat": 2}, None, 400, "bad_request"),
@@ -124,3 +125,65 @@ def test_the_openapi_document_describes_every_games_actions(client):
     for game in client.get("/api/games").get_json()["games"]:
         for action in game["actions"]:
             assert f"{game['id']}.{action}" in document["components"]["schemas"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/tables", {"game": "secret-notes", "options": None}),
+        ("/api/tables", {"game": "secret-notes", "colour": "red"}),
+        ("/api/tables", {"game": "secret-notes", "options": {"players": 2, "ghosts": 3}}),
+        ("/api/tables", {"game": "secret-notes", "options": {"players": "2"}}),
+        ("/api/tables", {"game": "secret-notes", "options": {"players": None}}),
+        ("/api/tables/{code}/seats", {"seat": "player-2", "name": "Bo", "colour": "red"}),
+        ("/api/tables/{code}/seats", {"seat": "player-2", "name": "Bo", "invite": None}),
+        ("/api/tables/{code}/actions", {"type": "write", "note": "hi", "colour": "red"}),
+        ("/api/tables/{code}/undo", {"seen_seq": 0, "colour": "red"}),
+    ],
+)
+def test_a_body_with_a_field_the_document_does_not_allow_or_a_null_is_refused(client, table, path, body):
+    code, host, token = table
+    auth = bearer(host if path.endswith("undo") else token)
+    answer = client.post(path.format(code=code), json=body, headers=auth)
+    assert answer.status_code == 400
+    assert answer.get_json()["error"]["code"] == "bad_request"
+
+
+def test_every_request_body_in_the_document_refuses_fields_it_does_not_name(client):
+    document = client.get("/api/openapi.json").get_json()
+    schemas = document["components"]["schemas"]
+    bodies = [
+        op["requestBody"]["content"]["application/json"]["schema"]
+        for op in _operations(document)
+        if "requestBody" in op
+    ]
+    objects = [
+        schemas[b["$ref"].split("/")[-1]] if "$ref" in b else b
+        for body in bodies
+        for b in body.get("anyOf", body.get("oneOf", [body]))
+    ]
+    assert objects and all(schema["additionalProperties"] is False for schema in objects)
+
+
+def test_the_document_links_a_new_table_and_a_new_seat_to_the_operations_that_take_their_tokens(client):
+    paths = client.get("/api/openapi.json").get_json()["paths"]
+    table_links = paths["/api/tables"]["post"]["responses"]["201"]["links"]
+    seat_links = paths["/api/tables/{code}/seats"]["post"]["responses"]["201"]["links"]
+    assert table_links["takeSeat"]["parameters"] == {"path.code": "$response.body#/code"}
+    assert table_links["undo"]["parameters"]["header.Authorization"] == "Bearer {$response.body#/host_token}"
+    assert seat_links["act"]["parameters"] == {
+        "path.code": "$request.path.code",
+        "header.Authorization": "Bearer {$response.body#/token}",
+    }
+    assert paths["/api/tables/{code}/undo"]["post"]["security"] == [{"hostToken": []}]
+
+
+def _operations(document):
+    return [operation for path in document["paths"].values() for operation in path.values()]
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/api/games", "/t/ZZZZZZ/display"])
+def test_a_method_a_route_does_not_take_is_answered_405_with_allow_before_the_csrf_check(client, path):
+    answer = client.post(path)
+    assert answer.status_code == 405
+    assert "GET" in answer.headers["Allow"]
