@@ -105,7 +105,17 @@ def document(games: Iterable[Game]) -> dict:
         "info": {"title": "Table Companion API", "version": "1"},
         "paths": {
             "/healthz": {
-                "get": {"operationId": "health", "summary": "Liveness", "responses": _ok(_ref("Health"))},
+                "get": {
+                    "operationId": "health",
+                    "summary": "Alive, and able to store",
+                    "responses": _ok(_ref("Health"))
+                    | {
+                        "503": {
+                            "description": "the store cannot write (a full or read-only disk): `store` says why",
+                            "content": {"application/json": {"schema": _ref("Health")}},
+                        }
+                    },
+                },
             },
             "/api/games": {
                 "get": {"operationId": "listGames", "summary": "The supported games", "responses": _ok(_ref("Games"))}
@@ -254,7 +264,11 @@ def _answer_schemas() -> dict:
     }
     return {
         "Error": _object({"error": _object({"code": string, "message": string})}),
-        "Health": _object({"ok": {"type": "boolean"}}),
+        "Health": {
+            "type": "object",
+            "properties": {"ok": {"type": "boolean"}, "store": string},
+            "required": ["ok"],
+        },
         "Games": _object({"games": {"type": "array", "items": game}}),
         "NewTable": _object(
             {
