@@ -24,7 +24,11 @@ def lan_address() -> str:
 
 
 def self_signed_certificate(data_dir: str) -> tuple[str, str]:
-    """A certificate for --tls, made once with openssl and kept in the data directory."""
+    """A certificate for --tls, made once with openssl and kept in the data directory.
+
+    One already there is used as it is: put a certificate from a CA the devices trust (cert.pem with its chain,
+    key.pem) there, and the service worker comes on too, which a self-signed one never turns on.
+    """
     folder = Path(data_dir) / "tls"
     cert, key = folder / "cert.pem", folder / "key.pem"
     if not cert.exists():

@@ -261,7 +261,12 @@
     var note = document.querySelector("[data-insecure-note]");
     if (note && !window.isSecureContext) { note.hidden = false; }
     if (window.isSecureContext && "serviceWorker" in navigator) {
-      navigator.serviceWorker.register(document.body.dataset.sw).catch(function () {});
+      navigator.serviceWorker.register(document.body.dataset.sw).catch(function () {
+        // Over HTTPS this is a certificate the browser was told to accept but does not trust (--tls's self-signed):
+        // the page is a secure context, yet Chromium fetches no worker script under it.
+        var refused = document.querySelector("[data-no-worker-note]");
+        if (refused && location.protocol === "https:") { refused.hidden = false; }
+      });
     }
   });
 })();
