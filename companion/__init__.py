@@ -17,7 +17,7 @@ def resource_dir(name: str) -> str:
 
 def create_app(config: dict | None = None) -> Flask:
     """The app factory: configuration, store, live updates, languages and the web blueprints."""
-    from companion import assets, boundary, games, i18n, security
+    from companion import assets, boundary, games, i18n, security, slow_clients
     from companion import config as settings
     from companion.live import Hub
     from companion.store import open_store
@@ -51,6 +51,10 @@ def create_app(config: dict | None = None) -> Flask:
     i18n.init_app(app)
     boundary.init_app(app)
     security.init_app(app)
+    # Outermost: no part of the app waits on a body that trickles in (a slow client holds its connection only so long).
+    app.wsgi_app = slow_clients.BodyDeadline(
+        app.wsgi_app, app.config["REQUEST_TIMEOUT"], app.config["MAX_CONTENT_LENGTH"]
+    )
     assets.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

@@ -68,16 +68,17 @@ def print_join(url: str) -> None:
 
 
 def serve(args: argparse.Namespace) -> None:
-    from werkzeug.serving import make_server
-
     from companion import create_app
+    from companion.slow_clients import LanRequestHandler, LanServer
 
     scheme = "https" if args.tls else "http"
     shown_host = lan_address() if args.host in ("0.0.0.0", "") else args.host
     public_url = os.environ.get("COMPANION_PUBLIC_URL") or f"{scheme}://{shown_host}:{args.port}"
     app = create_app({"DATA_DIR": args.data_dir, "PUBLIC_URL": public_url})
     ssl_context = self_signed_certificate(args.data_dir) if args.tls else None
-    server = make_server(args.host, args.port, app, threaded=True, ssl_context=ssl_context)
+    handler = type("Handler", (LanRequestHandler,), {"request_timeout": app.config["REQUEST_TIMEOUT"]})
+    server = LanServer(args.host, args.port, app, handler, ssl_context=ssl_context)
+    server.max_connections = app.config["MAX_CONNECTIONS"]
     print_join(public_url + "/")
     with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()

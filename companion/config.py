@@ -31,6 +31,10 @@ def from_environment() -> dict:
         # Seconds between the server's WebSocket pings: a phone gone without closing misses a pong and is
         # let go within two of them.
         "PING_INTERVAL": float(env.get("COMPANION_PING_INTERVAL", "12")),
+        # Seconds a request's headers, and then its body, may take to arrive (companion.slow_clients).
+        "REQUEST_TIMEOUT": float(env.get("COMPANION_REQUEST_TIMEOUT", "10")),
+        # `companion serve`: connections at once (a thread each); the ones past it are closed at once.
+        "MAX_CONNECTIONS": int(env.get("COMPANION_MAX_CONNECTIONS", "200")),
         # Add-on games: comma-separated modules that expose `game`, registered beside the built-in ones.
         "EXTRA_GAMES": env.get("COMPANION_EXTRA_GAMES", ""),
     }

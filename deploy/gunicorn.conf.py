@@ -20,6 +20,8 @@ threads = int(os.environ.get("COMPANION_THREADS", "2500"))  # gthread: one per o
 # A page's socket is open for the whole game; only a worker that stops answering is restarted.
 timeout = 60
 graceful_timeout = 10
+# gevent: also the most a request's line and headers may take to arrive (the first request's too); its body is
+# bounded by COMPANION_REQUEST_TIMEOUT (companion/slow_clients.py).
 keepalive = 5
 # No preload_app: the Redis listener thread is started by create_app and must start in each worker.
 accesslog = os.environ.get("COMPANION_ACCESS_LOG") or None
