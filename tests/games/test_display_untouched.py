@@ -13,7 +13,7 @@ from tests.pages import Device, Forms, open_table, visible_text
 
 GAMES = ("downforce", "eat-your-tourist", "mice-and-mystics", "scotland-yard")
 NAMES = ("Anna", "Bea", "Cyril", "Dana", "Emil", "Franta")
-STEPS = 40
+STEPS = 60
 # "you" and "your" speak to one reader: a screen the whole table sees names the player instead.
 SPEAKS_TO_YOU = re.compile(r"\b(you|your|yours)\b", re.IGNORECASE)
 # The join QR code opens full size and the host link is the one way to the host page: neither acts on the game.
@@ -35,9 +35,15 @@ class PlayedTable:
         ]
 
     def step(self) -> None:
-        """One tap on a random form of a random screen that offers one (refusals by the rules are part of play)."""
-        for screen in self.random.sample(self.screens, len(self.screens)):
-            forms = Forms(screen.refresh()).forms
+        """One tap on a random form of a random screen that offers one (refusals by the rules are part of play);
+        mostly on a phone whose turn it is, so that the game moves on rather than changing its mind."""
+        screens = self.random.sample(self.screens, len(self.screens))
+        for screen in screens:
+            screen.refresh()
+        if self.random.random() < 0.5:
+            screens.sort(key=lambda screen: 'data-your-turn="true"' not in screen.page)
+        for screen in screens:
+            forms = Forms(screen.page).forms
             if forms:
                 break
         else:
