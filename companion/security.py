@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import secrets
 
-from flask import Flask, abort, current_app, g, request, session
+from flask import Flask, abort, current_app, g, has_request_context, request, session
+from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -59,22 +61,58 @@ def _unknown_table(response) -> bool:
     return response.status_code == 404
 
 
+# connect-src: the page's own socket (ws:// or wss:// on this very host) and nothing else.
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; manifest-src 'self'; worker-src 'self'; "
+    "connect-src 'self' {socket}; manifest-src 'self'; worker-src 'self'; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 
 
+def content_security_policy() -> str:
+    # Both schemes: behind a TLS proxy that is not trusted (COMPANION_TRUSTED_PROXIES) the app sees http.
+    return CSP.format(socket=f"ws://{request.host} wss://{request.host}")
+
+
 def csrf_token() -> str:
-    """This device's token for the HTML forms (kept in the signed session cookie)."""
+    """This device's token for the HTML forms, masked afresh every time a page carries it.
+
+    The token itself stays in the signed session cookie. Pages go out compressed and
+    also carry text that others choose (an invite link echoes its path): one unmasked
+    token, repeated on every page, could be read off the compressed lengths (BREACH).
+    """
     if "csrf" not in session:
         session["csrf"] = secrets.token_urlsafe(24)
-    return session["csrf"]
+    token = session["csrf"].encode()
+    pad = secrets.token_bytes(len(token))
+    return base64.urlsafe_b64encode(pad + bytes(a ^ b for a, b in zip(pad, token, strict=True))).decode()
+
+
+def csrf_sent_matches(sent: str) -> bool:
+    """Whether a form's masked token unmasks to this device's token."""
+    try:
+        masked = base64.urlsafe_b64decode(sent.encode("ascii"))
+    except (ValueError, UnicodeEncodeError):
+        return False
+    if len(masked) % 2:
+        return False
+    half = len(masked) // 2
+    token = bytes(a ^ b for a, b in zip(masked[:half], masked[half:], strict=True))
+    expected = session.get("csrf", "").encode()
+    return bool(expected) and secrets.compare_digest(token, expected)
+
+
+class SessionCookie(SecureCookieSessionInterface):
+    """The session cookie is Secure whenever the page came over HTTPS (`serve --tls`, or nginx's
+    X-Forwarded-Proto from a trusted proxy), not only when COMPANION_PUBLIC_URL says https://."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
 
 
 def init_app(app: Flask) -> None:
     app.jinja_env.globals["csrf_token"] = csrf_token
+    app.session_interface = SessionCookie()
     hops = app.config["TRUSTED_PROXIES"]
     if hops:
         # Only the proxies we run may say who the client is; anything further left in the header is hearsay.
@@ -87,12 +125,12 @@ def init_app(app: Flask) -> None:
         if request.method != "POST" or request.path.startswith("/api/") or request.routing_exception is not None:
             return
         sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
-        if not sent or not secrets.compare_digest(sent, session.get("csrf", "")):
+        if not csrf_sent_matches(sent):
             abort(403, description="csrf")
 
     @app.after_request
     def security_headers(response):
-        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("Content-Security-Policy", content_security_policy())
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")

@@ -4,6 +4,8 @@ import re
 
 import pytest
 
+from companion import create_app
+
 
 def csrf(client, path="/"):
     page = client.get(path).get_data(as_text=True)
@@ -97,6 +99,33 @@ def test_pages_send_a_strict_content_security_policy(client):
     policy = client.get("/").headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy
     assert "unsafe-inline" not in policy
+
+
+def test_pages_may_connect_only_to_their_own_host_s_socket(client):
+    policy = client.get("/", base_url="http://table.local:8000").headers["Content-Security-Policy"]
+    connect = next(part for part in policy.split("; ") if part.startswith("connect-src"))
+    assert connect.split() == ["connect-src", "'self'", "ws://table.local:8000", "wss://table.local:8000"]
+
+
+def test_the_csrf_token_is_masked_afresh_on_every_page_and_each_mask_is_accepted(client):
+    """Pages go out compressed beside text others choose: one token repeated on every page would leak (BREACH)."""
+    first, second = csrf(client), csrf(client)
+    assert first != second
+    with client.session_transaction() as session:
+        assert session["csrf"] not in client.get("/").get_data(as_text=True)
+    for token in (first, second):
+        assert client.post("/tables", data={"game": "secret-notes", "csrf_token": token}).status_code == 302
+    assert client.post("/tables", data={"game": "secret-notes", "csrf_token": first[:-4] + "AAAA"}).status_code == 403
+
+
+def test_the_session_cookie_is_secure_behind_a_trusted_tls_proxy(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "TRUSTED_PROXIES": 1})
+    client = app.test_client()
+    client.get("/", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "10.0.0.1"})
+    assert client.get_cookie("session").secure
+    plain = app.test_client()
+    plain.get("/")
+    assert not plain.get_cookie("session").secure
 
 
 def test_cookies_are_samesite_and_httponly(client):
