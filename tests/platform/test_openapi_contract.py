@@ -4,7 +4,8 @@ Schemathesis reads /api/openapi.json from a live server and sends what it descri
 every answer must be documented (status and schema), never a 5xx, schema-valid requests accepted (or refused
 by the state: 401/403/404/409/422/429), schema-violating ones refused; its stateful phase follows the
 document's links from a new table to its seats, actions, views and undo with the tokens the API handed out.
-Its settings are in schemathesis.toml at the top of the project.
+Its settings are in schemathesis.toml at the top of the project, its hooks (the tokens the API hands out
+are real credentials) in tests/schemathesis_hooks.py.
 
 The suite runs the fuzzing and stateful phases with a few examples per operation;
 COMPANION_SCHEMATHESIS_EXAMPLES=N runs every phase (also the coverage phase's edge cases) with N.
@@ -43,7 +44,7 @@ def test_schemathesis_finds_no_difference_between_the_api_and_its_document(api, 
         "run",
         f"{api.url}/api/openapi.json",
         "--max-examples",
-        EXAMPLES or "5",
+        EXAMPLES or "10",
         *phases,
         "--generation-database",
         "none",
