@@ -96,6 +96,14 @@ class Hub:
             if not presence or page.is_host or page.seat is None:
                 page.wake()
 
+    def let_go(self) -> None:
+        """Close every open page's connection (the server is stopping): each reconnects and catches up by `since`,
+        instead of holding the stopping server for its whole graceful timeout."""
+        with self._lock:
+            pages = [page for pages in self._pages.values() for page in pages]
+        for page in pages:
+            page.cut_off()
+
     def frame(self, code: str, page: Page) -> str | None:
         """The page's newest frame, rendered once per distinct view and version of the table.
 

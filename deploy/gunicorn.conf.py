@@ -47,3 +47,20 @@ def post_worker_init(worker):
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
+    let_pages_go_on_stop(worker)
+
+
+def let_pages_go_on_stop(worker):
+    """On SIGTERM, close the open pages' sockets at once (they reconnect, to another process if there is one):
+    otherwise they keep the worker for its whole graceful_timeout, and a restart takes 10 s instead of 1."""
+    import signal
+
+    hub = getattr(worker.wsgi, "extensions", {}).get("companion.hub")
+    if hub is None:
+        return
+
+    def stop(signum, frame):
+        worker.handle_exit(signum, frame)  # stop accepting; gunicorn waits for the open connections to end
+        hub.let_go()
+
+    signal.signal(signal.SIGTERM, stop)
