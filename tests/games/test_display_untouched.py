@@ -97,3 +97,11 @@ def test_no_public_banner_or_history_line_speaks_to_you(walk):
     for _display, lines in seen:
         for line in lines:
             assert not SPEAKS_TO_YOU.search(line), line
+
+
+def test_the_display_never_speaks_to_you(walk):
+    """The TV names the players, and its reminders of the rules speak of a car's owner, not to "you"."""
+    _code, seen = walk
+    for display, _lines in seen:
+        for sentence in re.split(r"(?<=[.!?])\s+|\n", visible_text(display.split("<main>")[1])):
+            assert not SPEAKS_TO_YOU.search(sentence), " ".join(sentence.split())

@@ -419,7 +419,7 @@ def test_the_endurance_race_ranks_by_distance_and_cannot_be_stopped_early(client
             api(client, code, tokens[seat], type="keep_power", power=choice["power"])
     display = page(app, code, tokens, DISPLAY)
     assert "Ranking by distance" in display and 'data-action="end_race"' not in display
-    assert "Two-player game" in display and "keep your speed-8 cards face up" in display
+    assert "Two-player game" in display and "each keeps their speed-8 cards face up" in display
 
 
 # -- an auction through the forms of the pages ---------------------------------------------------------

@@ -28,24 +28,25 @@ POWER_NAMES = {
 }
 """The Czech edition's names translated into each page's language: the English card texts are unknown (Q11)."""
 
-# The card texts are missing from the rulebook (Q11): reminders only, the card on the table decides.
+# The card texts are missing from the rulebook (Q11): reminders only, the card on the table decides. They speak of
+# the card's owner, not to "you": the table display shows them too.
 POWER_REMINDERS = {
     "aggressive": N_(
-        "When you play a card whose top stripe is your car's colour, that car may move 1 extra space. "
+        "When its owner plays a card whose top stripe is their car's colour, that car may move 1 extra space. "
         "Not when the top stripe is a wild stripe."
     ),
     "agility": N_(
-        "On other players' turns you, not the active player, decide how your car moves. "
-        "Claim it yourself. Check the card on the table."
+        "On other players' turns its owner, not the active player, decides how their car moves. "
+        "The owner claims it. Check the card on the table."
     ),
     "concentration": N_(
-        "If your car's normal move passed only over rectangular spaces, it moves 2 more spaces at once, "
+        "If the owner's car's normal move passed only over rectangular spaces, it moves 2 more spaces at once, "
         "before the next stripe. Check the card on the table."
     ),
-    "strategic": N_("When you play a card, you may skip one stripe of your choice."),
-    "daring": N_("When you play a card, you may resolve its stripes from bottom to top."),
+    "strategic": N_("When its owner plays a card, they may skip one stripe of their choice."),
+    "daring": N_("When its owner plays a card, they may resolve its stripes from bottom to top."),
     "unpredictable": N_(
-        "When you play a card, its wild stripe may move any car, even one already on the card. "
+        "When its owner plays a card, its wild stripe may move any car, even one already on the card. "
         "Two wild stripes still move two different cars."
     ),
 }

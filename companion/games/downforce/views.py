@@ -102,16 +102,16 @@ def reminders(state: dict) -> list[dict]:
         notes.append(
             msg(
                 N_(
-                    "Two players: keep your speed-8 cards face up on the table. After the auction, "
-                    "shuffle your race cards into your own draw deck and draw %(hand)s; draw 1 after "
-                    "playing a card from your hand."
+                    "Two players: each keeps their speed-8 cards face up on the table. After the auction, "
+                    "each shuffles their race cards into their own draw deck and draws %(hand)s, then draws 1 "
+                    "after playing a card from their hand."
                 ),
                 hand=TWO_PLAYER_HAND,
             )
         )
     extra = {
         "beginner": N_(
-            "Beginner game: hold 3 cards and refill to 3 after your turn. No driver powers, no bets: "
+            "Beginner game: everyone holds 3 cards and refills to 3 after their turn. No driver powers, no bets: "
             "the first car home wins."
         ),
         "endurance": N_(
