@@ -19,8 +19,10 @@ TRUE = {"1", "true", "on", "yes"}
 # Text the boundary takes in (boundary.FORBIDDEN), as a JSON Schema pattern: no NUL. It refuses lone surrogates
 # too, but those are not text (no UTF-8 holds them), so a pattern over text cannot name them.
 CLEAN_TEXT = r"^[^\u0000]*$"
-# The same with at least one character that is not a space: a player's name.
-SOME_TEXT = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
+# The same with at least one character that is not a space: a player's name. The spaces are spelled out as
+# Python's str.split() knows them (other regex engines' \s differ: U+0085, U+FEFF, U+001C to U+001F).
+SPACES = r"\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+SOME_TEXT = rf"^[^\u0000]*[^\u0000{SPACES}][^\u0000]*$"
 
 
 def text(max_length: int = MAX_TEXT, pattern: str = CLEAN_TEXT) -> dict:

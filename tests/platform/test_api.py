@@ -1,6 +1,11 @@
 """The JSON API: the documented endpoints, and bad input of any kind answered with a clear 4xx."""
 
+import re
+
+import jsonschema_rs
 import pytest
+
+from companion.forms import SEAT_BODY
 
 
 def bearer(token):
@@ -187,3 +192,12 @@ def test_a_method_a_route_does_not_take_is_answered_405_with_allow_before_the_cs
     answer = client.post(path)
     assert answer.status_code == 405
     assert "GET" in answer.headers["Allow"]
+
+
+def test_a_name_the_document_calls_blank_is_exactly_one_a_table_refuses():
+    """The pattern holds for Python (the server) and for the Rust regex engine schemathesis validates with."""
+    pattern = SEAT_BODY["properties"]["name"]["pattern"]
+    rust = jsonschema_rs.validator_for({"type": "string", "pattern": pattern})
+    for char in (chr(point) for point in range(1, 0x10000) if not 0xD800 <= point <= 0xDFFF):
+        named = bool(" ".join(char.split()))  # what Tables.claim keeps of a name
+        assert (re.search(pattern, char) is not None) == named == rust.is_valid(char), hex(ord(char))
