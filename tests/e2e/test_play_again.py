@@ -34,6 +34,9 @@ def test_the_host_taps_play_again_and_every_phone_lands_in_its_seat_at_the_new_t
         assert status == 200, answer
     for page in (*seated.values(), display, host):
         expect(page.locator(".outcome")).to_be_visible()
+    for page in (*seated.values(), host):  # the phones and the host page offer the play for BG Stats; the TV does not
+        expect(page.locator("[data-bgstats]")).to_have_attribute("href", re.compile(r"^https://app\.bgstatsapp\.com/"))
+    expect(display.locator("[data-bgstats]")).to_have_count(0)
 
     host.get_by_role("button", name="Play again: same game, same players").click()
 
