@@ -147,9 +147,33 @@
   }, true);
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail.elt.closest("form");
-    var status = event.detail.xhr ? event.detail.xhr.status : 0;
-    if (form && status >= 200 && status < 500) { delete unanswered[form.dataset.actionKey]; }
+    if (!form || !form.dataset.actionKey) { return; }
+    var key = form.dataset.actionKey;
+    var xhr = event.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    if (status >= 200 && status < 500) {
+      delete unanswered[key];
+      delete resends[key];
+      return;
+    }
+    resends[key] = (resends[key] || 0) + 1;
+    var wait = parseInt((xhr && xhr.getResponseHeader("Retry-After")) || "", 10) ||
+      Math.min(Math.pow(2, resends[key] - 1), 10);
+    setTimeout(function () { resend(key); }, wait * 1000);
   });
+
+  // An action without an answer is sent again by itself, with its id, until the server answers it: after the
+  // server's Retry-After or a growing pause (up to 10 s), while the page still offers it (a fresh view that no
+  // longer does shows whether it went through).
+  var resends = {};
+
+  function resend(key) {
+    if (!(key in unanswered)) { return; }
+    var form = Array.from(document.querySelectorAll("#live form[hx-post]")).find(function (candidate) {
+      return actionKey(candidate, new FormData(candidate)) === key;
+    });
+    if (form) { htmx.trigger(form, "submit"); } else { delete resends[key]; } // the id stays for a tap on it
+  }
 
   // A page cannot see the server's WebSocket pings; it asks itself, and an unanswered ping means the socket
   // is gone even if it never closed (Wi-Fi lost without the phone noticing).

@@ -110,3 +110,21 @@ def test_a_tap_sent_again_after_its_answer_was_lost_is_applied_once(server, phon
     expect(anna.locator("#history")).to_contain_text("Anna wrote a note.")
     assert anna.locator("#history li", has_text="Anna wrote a note.").count() == 1
     expect(display.locator("#live")).to_have_attribute("data-seq", "1")
+
+
+def test_an_action_the_server_was_too_busy_for_is_sent_again_by_itself(server, phones):
+    display, anna, bea = seated_table(server, phones)
+    refused = []
+
+    def busy_once(route):
+        if refused:
+            route.continue_()
+        else:
+            refused.append(route.request.post_data)
+            route.fulfill(status=503, headers={"Retry-After": "1"}, body="busy")
+
+    anna.route("**/t/*/act", busy_once)
+    write(anna, "once the server has time")
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1")  # no second tap
+    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.")
+    assert len(refused) == 1
