@@ -25,7 +25,7 @@ REFUSALS = {
     422: "the game's rules refuse (`illegal_action` or a more precise code such as `not_your_turn`; "
     "`bad_option`: options that do not go together), or the table has no such seat (`no_such_seat`)",
     429: "too many new tables, seat claims or unknown join codes from this address; wait a minute",
-    503: "the database could not take the write for a moment (`unavailable`): nothing was stored, try again",
+    503: "the database could not take the request for a moment (`unavailable`, with Retry-After): try again",
 }
 SEAT_OR_HOST = [{"seatToken": []}, {"hostToken": []}]
 
@@ -160,7 +160,7 @@ def document(games: Iterable[Game]) -> dict:
                     "summary": "The caller's view (the host token alone: the public display view)",
                     "parameters": [table_code],
                     "security": SEAT_OR_HOST,
-                    "responses": _ok(_ref("View")) | _refusals(400, 401, 403, 404, 429),
+                    "responses": _ok(_ref("View")) | _refusals(400, 401, 403, 404, 429, 503),
                 }
             },
             "/api/tables/{code}/again": {
@@ -178,7 +178,7 @@ def document(games: Iterable[Game]) -> dict:
                     "summary": "The finished game as a play in BG Stats' createPlay format (409 while it runs)",
                     "parameters": [table_code],
                     "security": SEAT_OR_HOST,
-                    "responses": _ok({"type": "object"}) | _refusals(400, 401, 403, 404, 409, 429),
+                    "responses": _ok({"type": "object"}) | _refusals(400, 401, 403, 404, 409, 429, 503),
                 }
             },
             "/api/tables/{code}/history": {
@@ -190,7 +190,7 @@ def document(games: Iterable[Game]) -> dict:
                         {"name": "before", "in": "query", "required": False, "schema": BEFORE},
                     ],
                     "security": SEAT_OR_HOST,
-                    "responses": _ok(_ref("History")) | _refusals(400, 401, 403, 404, 429),
+                    "responses": _ok(_ref("History")) | _refusals(400, 401, 403, 404, 429, 503),
                 }
             },
             "/api/tables/{code}/undo": {
