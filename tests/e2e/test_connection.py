@@ -100,16 +100,17 @@ def test_a_tap_sent_again_after_its_answer_was_lost_is_applied_once(server, phon
 
     anna.route("**/t/*/act", lose_the_first_answer)
     write(anna, "only once")
-    expect(display.locator("#live")).to_have_attribute("data-seq", "1")
-    expect(anna.locator("#live")).to_have_attribute("data-seq", "1")  # the push came; the answer did not
-    expect(anna.locator("form[data-action=write] button")).to_be_enabled()
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
+    # The push came; the answer did not.
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
+    expect(anna.locator("form[data-action=write] button")).to_be_enabled(timeout=15_000)
     with anna.expect_response("**/t/*/act") as answer:
         write(anna, "only once")  # the player, unsure, taps again
     assert answers_lost == [200] and answer.value.status == 200
-    expect(anna.locator("#live")).to_have_attribute("data-seq", "1")
-    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.")
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
+    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.", timeout=15_000)
     assert anna.locator("#history li", has_text="Anna wrote a note.").count() == 1
-    expect(display.locator("#live")).to_have_attribute("data-seq", "1")
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
 
 
 def test_an_action_the_server_was_too_busy_for_is_sent_again_by_itself(server, phones):
@@ -125,6 +126,6 @@ def test_an_action_the_server_was_too_busy_for_is_sent_again_by_itself(server, p
 
     anna.route("**/t/*/act", busy_once)
     write(anna, "once the server has time")
-    expect(display.locator("#live")).to_have_attribute("data-seq", "1")  # no second tap
-    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.")
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)  # no second tap
+    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.", timeout=15_000)
     assert len(refused) == 1
