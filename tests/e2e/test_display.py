@@ -9,29 +9,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.walk import MEASURE, SMALLEST_TEXT, TV_SCREENS
 from tests.games.test_scotland_yard_web import detective_step, mister_x_step
 from tests.http import call, open_table
-
-TV_SCREENS = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
-SMALLEST_TEXT = 24  # px at 1080p: legible from two metres
-
-# What overflows the screen and which visible text is smaller than SMALLEST_TEXT (at 1080p), measured in the page.
-MEASURE = """(smallest) => {
-  const root = document.documentElement;
-  const small = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    const element = node.parentElement;
-    if (!node.textContent.trim() || !element.getClientRects().length) { continue; }
-    const style = getComputedStyle(element);
-    if (style.visibility === "hidden" || element.closest("[hidden], details:not([open]) > :not(summary)")) { continue; }
-    if (parseFloat(style.fontSize) < smallest) {
-      small.push(node.textContent.trim().slice(0, 40) + " " + style.fontSize);
-    }
-  }
-  return {height: root.scrollHeight, width: root.scrollWidth, small: small.slice(0, 8)};
-}"""
 
 
 class Table:
