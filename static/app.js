@@ -145,21 +145,26 @@
       form.appendChild(input);
     }
   }, true);
-  document.addEventListener("htmx:afterRequest", function (event) {
+  // On the request itself, not on htmx:afterRequest: a pushed frame that replaced the tapped form before the
+  // answer came leaves that event on a detached element, where it never reaches the document, and the next
+  // tap of the same button would carry the answered id again (and be taken as a repeat, not applied).
+  document.addEventListener("htmx:beforeSend", function (event) {
     var form = event.detail.elt.closest("form");
     if (!form || !form.dataset.actionKey) { return; }
     var key = form.dataset.actionKey;
     var xhr = event.detail.xhr;
-    var status = xhr ? xhr.status : 0;
-    if (status >= 200 && status < 500) {
-      delete unanswered[key];
-      delete resends[key];
-      return;
-    }
-    resends[key] = (resends[key] || 0) + 1;
-    var wait = parseInt((xhr && xhr.getResponseHeader("Retry-After")) || "", 10) ||
-      Math.min(Math.pow(2, resends[key] - 1), 10);
-    setTimeout(function () { resend(key); }, wait * 1000);
+    xhr.addEventListener("loadend", function () {
+      var status = xhr.status;
+      if (status >= 200 && status < 500) {
+        delete unanswered[key];
+        delete resends[key];
+        return;
+      }
+      resends[key] = (resends[key] || 0) + 1;
+      var wait = parseInt(xhr.getResponseHeader("Retry-After") || "", 10) ||
+        Math.min(Math.pow(2, resends[key] - 1), 10);
+      setTimeout(function () { resend(key); }, wait * 1000);
+    });
   });
 
   // An action without an answer is sent again by itself, with its id, until the server answers it: after the
