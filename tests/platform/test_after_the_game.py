@@ -259,20 +259,29 @@ def test_each_seat_of_the_new_table_is_kept_for_the_phone_that_held_it_and_no_ot
 
 
 def test_an_undone_end_of_scotland_yard_leaves_no_station_of_mister_x_in_the_record(client, app, minutes):
-    code, tokens = scotland_yard_game(client, app)
-    host = browser(app, code, host=tokens["host"])
-    over = client.get(f"/api/tables/{code}/view", headers=bearer(tokens["host"])).json
-    ended_at, station = over["seq"], over["view"]["mister_x_station"]
+    for _table in range(5):  # each table deals its own start cards: one may end where Mister X had shown himself
+        code, tokens = scotland_yard_game(client, app)
+        over = client.get(f"/api/tables/{code}/view", headers=bearer(tokens["host"])).json
+        ended_at, station = over["seq"], over["view"]["mister_x_station"]
+        undone = client.post(f"/api/tables/{code}/undo", json={"seen_seq": ended_at}, headers=bearer(tokens["host"]))
+        assert undone.status_code == 200
+        if station not in {reveal["station"] for reveal in undone.json["view"]["known_reveals"]}:
+            break
+    else:
+        pytest.fail("five tables ended where Mister X had shown himself")
     names_him = re.compile(rf"(?<!\d){station}(?!\d)")
-    told = [line["text"] for line in host.get(f"/t/{code}/record.json").json["lines"] if line["seq"] == ended_at]
-    assert any(names_him.search(text) for text in told), "the end named his station"
+    said = [english(line) for line in over["history"] if line["seq"] == ended_at and names_him.search(english(line))]
+    assert said, "the end named his station"
 
-    undone = client.post(f"/api/tables/{code}/undo", json={"seen_seq": ended_at}, headers=bearer(tokens["host"]))
-    assert undone.status_code == 200
-    revealed = {reveal["station"] for reveal in undone.json["view"]["known_reveals"]}
-    assert station not in revealed
+    host = browser(app, code, host=tokens["host"])
     record = host.get(f"/t/{code}/record.json").json
     assert [line for line in record["lines"] if line["seq"] >= ended_at and names_him.search(line["text"])] == []
     page = host.get(f"/t/{code}/record").get_data(as_text=True)
-    assert all(html.escape(text, quote=False) not in page for text in told if names_him.search(text))
+    assert all(html.escape(sentence, quote=False) not in page for sentence in said)
     assert "(undone)" in page and record["outcome"] is None
+
+
+def english(line: dict) -> str:
+    """A history line as the English page says it (the names of seats aside)."""
+    args = {name: english(value) if isinstance(value, dict) else value for name, value in line["args"].items()}
+    return line["msg"] % args
