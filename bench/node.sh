@@ -5,6 +5,7 @@
 #   CONFIG=postgres-redis  gunicorn workers on one port sharing PostgreSQL and Redis (PROCESSES, default 2)
 #   PROXY=nginx            deploy/nginx.conf (plain HTTP, bench/nginx.py) in front of PROCESSES separate servers of one
 #                          worker each, every table routed to one of them; nginx's CPU counts with the servers'
+#   FRAMES=html            each seat's socket is a phone's page (seat cookie, language cookie LANGS): HTML frames
 # NODE_BENCH is the scratch copy of shared/bench/ours-node (beside its peer-boardgameio with node_modules).
 #   NODE_BENCH=/tmp/bench/ours-node CONFIG=postgres-redis TABLES=50 ROUNDS=20 WARMUP_ROUNDS=2 bash bench/node.sh
 set -euo pipefail
@@ -55,4 +56,7 @@ fi
 ready "$port"
 sleep 0.5  # every worker up
 pids=$(for master in $masters; do cat "/proc/$master/task/$master/children" 2>/dev/null; done | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
-SERVER=http://127.0.0.1:$port SERVER_PIDS=$pids node "$NODE_BENCH/load.js"
+# FRAMES=html: the pages' own frames (bench/load.js, a copy of ours-node/load.js with that client mode)
+load="$NODE_BENCH/load.js"
+[ "${FRAMES:-json}" = json ] || load="$project/bench/load.js"
+SERVER=http://127.0.0.1:$port SERVER_PIDS=$pids NODE_BENCH=$NODE_BENCH node "$load"

@@ -24,18 +24,19 @@ def translation_dirs() -> str:
     return ";".join(str(d) for d in dirs)
 
 
-def say(message, names: dict | None = None) -> str:
-    """A Msg ({"msg", "args"}) in the current language.
+def say(message, names: dict | None = None, translations=None) -> str:
+    """A Msg ({"msg", "args"}) in the current language (or in `translations`, outside a request).
 
     Nested Msgs are translated too, and an argument that is a seat id of the
     table is shown as that seat's name (`names`: seat id -> name).
     """
     if not isinstance(message, dict) or "msg" not in message:
         return "" if message is None else str(message)
-    text = get_translations().ugettext(message["msg"])
+    translations = translations or get_translations()
+    text = translations.ugettext(message["msg"])
     names = names or {}
     args = {
-        name: say(value, names)
+        name: say(value, names, translations)
         if isinstance(value, dict)
         else names.get(value, value)
         if isinstance(value, str)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
-from flask import current_app, render_template, request, url_for
+from flask import Flask, current_app, request, url_for
+from flask_babel import force_locale, get_locale, get_translations
 from jinja2 import TemplateNotFound
+from jinja2.ext import _make_new_gettext, _make_new_ngettext
 
 from companion import i18n, play
 from companion.games.base import HOST, N_
@@ -66,42 +69,126 @@ def before_seq() -> int | None:
     return int(before)
 
 
-def seat_names(specs, taken: dict) -> dict[str, str]:
+def seat_names(specs, taken: dict, say: Callable = i18n.say) -> dict[str, str]:
     """Seat id -> what to call it: the player's name, else the seat's label."""
-    return {spec.id: taken.get(spec.id) or i18n.say(spec.label) for spec in specs}
+    return {spec.id: taken.get(spec.id) or say(spec.label) for spec in specs}
 
 
-def game_template(game_id: str, seat: str | None) -> str:
+def game_template(app: Flask, game_id: str, seat: str | None) -> str:
     """The game's own seat or display template, else the generic one any game can use."""
     name = f"games/{game_id}/{'display' if seat is None else 'seat'}.html"
     try:
-        current_app.jinja_env.get_template(name)
+        app.jinja_env.get_template(name)
         return name
     except TemplateNotFound:
         return "games/generic.html"
 
 
-def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True, host_page: bool = False) -> str:
-    """The live part of a page, rendered from this seat's view alone (seat None: the display or the host page)."""
-    service = tables()
+class Renderer:
+    """What rendering a live part needs, resolved once per language and address instead of once per frame.
+
+    A pushed frame is rendered outside any request: pushing a request context and
+    looking the language's catalogue up again for every frame and every string cost
+    more than the template itself. So the translations and a URL builder bound to
+    the page's address are taken from one request context, once, and the live part
+    is rendered by Jinja directly with them (the templates of the live part use no
+    request, session or config).
+    """
+
+    def __init__(self, app: Flask, locale: str, base_url: str):
+        self.app = app
+        with app.test_request_context("/", base_url=base_url), force_locale(locale):
+            self.translations = get_translations()
+            self._adapter = app.create_url_adapter(request)
+        self.public_url = app.config.get("PUBLIC_URL")
+        self._urls: dict[tuple, str] = {}
+        self._template = app.jinja_env.get_template("live.html")
+        # The i18n extension's `_` takes its `gettext` from the context: these are flask-babel's, bound to one language.
+        self._gettext = _make_new_gettext(self.translations.ugettext)
+        self._ngettext = _make_new_ngettext(self.translations.ungettext)
+        self._game_templates: dict[tuple[str, bool], str] = {}
+
+    def say(self, message, names: dict | None = None) -> str:
+        return i18n.say(message, names, self.translations)
+
+    def url_for(self, endpoint: str, _external: bool = False, **values) -> str:
+        """Flask's url_for for this page's address; the same URL is built once."""
+        key = (endpoint, _external, *sorted(values.items()))
+        url = self._urls.get(key)
+        if url is None:
+            self.app.inject_url_defaults(endpoint, values)
+            url = self._adapter.build(endpoint, values, force_external=_external)
+            if len(self._urls) >= URLS_KEPT:
+                self._urls.clear()
+            self._urls[key] = url
+        return url
+
+    def external_url(self, endpoint: str, **values) -> str:
+        """external_url() for this page's address."""
+        if self.public_url:
+            return self.public_url.rstrip("/") + self.url_for(endpoint, **values)
+        return self.url_for(endpoint, _external=True, **values)
+
+    def game_template(self, game_id: str, seat: str | None) -> str:
+        """game_template(), looked up once: a game without templates of its own is looked for on every frame."""
+        key = (game_id, seat is None)
+        found = self._game_templates.get(key)
+        if found is None:
+            found = self._game_templates[key] = game_template(self.app, game_id, seat)
+        return found
+
+    def render(self, **context) -> str:
+        return self._template.render(context, url_for=self.url_for, gettext=self._gettext, ngettext=self._ngettext)
+
+
+# URLs a renderer keeps (each table's few links); past this it starts over.
+URLS_KEPT = 4096
+
+
+def renderer(app: Flask, locale: str, base_url: str) -> Renderer:
+    """The renderer of one language at one address, made on first use."""
+    renderers = app.extensions.setdefault("companion.renderers", {})
+    found = renderers.get((locale, base_url))
+    if found is None:
+        found = renderers[locale, base_url] = Renderer(app, locale, base_url)
+    return found
+
+
+def request_renderer() -> Renderer:
+    return renderer(current_app._get_current_object(), str(get_locale()), request.host_url)
+
+
+def live_html(
+    code: str,
+    seat: str | None,
+    is_host: bool,
+    fresh: bool = True,
+    host_page: bool = False,
+    render: Renderer | None = None,
+) -> str:
+    """The live part of a page, rendered from this seat's view alone (seat None: the display or the host page).
+
+    render: the page's language and address (a push); by default the request's.
+    """
+    render = render or request_renderer()
+    service: Tables = render.app.extensions["companion"]
     host_tools = host_page and is_host
     # The host page is where the whole history is read; every other page shows its latest lines.
     snapshot = service.view(code, seat, fresh=fresh, full_history=host_tools)
     table = service.cached(code)
     specs = service.seat_specs(table)
     taken = service.names(code)
-    names = seat_names(specs, taken)
+    names = seat_names(specs, taken, render.say)
     game = table.game
     page = "seat" if seat else "host" if host_tools else "display"
-    finished = play_of(table, snapshot, names) if page != "display" else None
-    return render_template(
-        "live.html",
+    finished = play_of(table, snapshot, names, render) if page != "display" else None
+    return render.render(
         code=table.record.code,
         seat=seat,
         page=page,
         bgstats_url=finished and play.create_play_url(finished),
         next_table=snapshot["next_table"],
-        join_url=external_url("pages.join", code=table.record.code),
+        join_url=render.external_url("pages.join", code=table.record.code),
         seats_free=not all(taken.get(spec.id) for spec in specs),
         is_host=is_host,
         # Nobody touches the TV: the host's controls are on the host page (on any device the host let in).
@@ -114,21 +201,21 @@ def live_html(code: str, seat: str | None, is_host: bool, fresh: bool = True, ho
         outcome=snapshot["outcome"],
         can_undo=snapshot["can_undo"],
         game=game,
-        game_template=game_template(game.id, seat),
+        game_template=render.game_template(game.id, seat),
         names=names,
         seats=specs,
         taken=taken,
-        presence=current_app.extensions["companion.hub"].present(table.record.code),
-        say=lambda message: i18n.say(message, names),
+        presence=render.app.extensions["companion.hub"].present(table.record.code),
+        say=lambda message: render.say(message, names),
     )
 
 
-def play_of(table: LiveTable, snapshot: dict, names: dict[str, str]) -> dict | None:
-    """The finished game as a play for BG Stats (None while it runs), in the request's language."""
+def play_of(table: LiveTable, snapshot: dict, names: dict[str, str], render: Renderer) -> dict | None:
+    """The finished game as a play for BG Stats (None while it runs), in the page's language."""
     if snapshot["outcome"] is None:
         return None
-    source = external_url("pages.display", code=table.record.code)
-    say = lambda message: i18n.say(message, names)  # noqa: E731 - names fill in the seats a message mentions
+    source = render.external_url("pages.display", code=table.record.code)
+    say = lambda message: render.say(message, names)  # noqa: E731 - names fill in the seats a message mentions
     return play.play(table.game, names, snapshot["outcome"], snapshot["played"], say, source)
 
 
@@ -137,7 +224,7 @@ def finished_play(code: str, seat: str | None) -> dict:
     service = tables()
     snapshot = service.view(code, seat)
     table = service.cached(code)
-    found = play_of(table, snapshot, seat_names(service.seat_specs(table), service.names(code)))
+    found = play_of(table, snapshot, seat_names(service.seat_specs(table), service.names(code)), request_renderer())
     if found is None:
         raise Conflict(N_("The game is not over yet."))
     return found

@@ -16,7 +16,7 @@ import threading
 import time
 
 from flask import Blueprint, Flask, abort, current_app, request
-from flask_babel import force_locale, get_locale
+from flask_babel import get_locale
 from flask_sock import ConnectionClosed, Sock
 from wsproto.events import Ping
 from wsproto.frame_protocol import CloseReason
@@ -31,6 +31,7 @@ from companion.web.common import (
     cookie_is_host,
     host_cookie,
     live_html,
+    renderer,
     seat_cookie,
     tables,
     token_actor,
@@ -69,8 +70,7 @@ class PageSocket:
         self.base_url = base_url
         self.as_json = as_json
         self.host_page = host_page
-        # An HTML frame holds the join link, absolute on the address this page came by; a JSON frame holds no URL.
-        self.render_key = (seat, self.seat_token_hash, is_host, locale, as_json, host_page, as_json or base_url)
+        self.render_key = render_key(seat, self.seat_token_hash, is_host, locale, as_json, host_page, base_url)
         self._behind = threading.Event()  # the table changed since the last frame this page sent
         self._sending_since: float | None = None
         self.ping_interval = ping_interval
@@ -131,6 +131,22 @@ class PageSocket:
         return True
 
 
+def render_key(
+    seat: str | None, token_hash: str | None, is_host: bool, locale: str, as_json: bool, host_page: bool, base_url: str
+) -> tuple:
+    """What a page's frame depends on: pages with equal keys are sent one frame, rendered once.
+
+    A seat's frame is its view in its language (the token: a freed seat's old phone gets none). Only the display
+    and the host page show whether the page is the host's and the join link, absolute on the address the page
+    came by; a JSON frame is neither translated nor holds a URL.
+    """
+    if as_json:
+        return (seat, token_hash, True)
+    if seat is not None:
+        return (seat, token_hash, locale)
+    return (None, is_host, locale, host_page, base_url)
+
+
 def render_push(app: Flask, code: str, page: PageSocket) -> str | None:
     """A frame for one open page, rendered outside any request of its own.
 
@@ -141,8 +157,14 @@ def render_push(app: Flask, code: str, page: PageSocket) -> str | None:
     if page.as_json:
         # JSON frames are not translated and hold no URLs: no Flask context needed (it costs more than the frame).
         return json_frame(app.extensions["companion"], code, page.seat)
-    with app.test_request_context("/", base_url=page.base_url), force_locale(page.locale):
-        return live_html(code, page.seat, page.is_host, fresh=False, host_page=page.host_page)
+    return live_html(
+        code,
+        page.seat,
+        page.is_host,
+        fresh=False,
+        host_page=page.host_page,
+        render=renderer(app, page.locale, page.base_url),
+    )
 
 
 def json_frame(service: Tables, code: str, seat: str | None) -> str:

@@ -1,0 +1,156 @@
+'use strict';
+// shared/bench/ours-node/load.js (the peer's workload, shared/bench/WORKLOAD.md, against this server: same Node
+// client runtime, same pacing, same latency definition) with one more client mode, FRAMES=html: each seat's
+// socket is a phone's page (its seat cookie and language cookie, no ?format=json), so every push is the HTML
+// fragment a phone renders, and a bid counts as seen once the frame's view (the generic seat template's
+// round and bidders) includes it. FRAMES=json (the default) is ours-node/load.js unchanged.
+// Loopback only; bounded in time.
+//
+// Env: SERVER (http://127.x:port), SERVER_PIDS (comma list, for RSS/CPU), TABLES, SEATS,
+//      ROUNDS, WARMUP_ROUNDS, MODE (burst|serial), CONNECT_CONCURRENCY, TIMEOUT_S,
+//      FRAMES (json|html), LANGS (html: the seats' languages in turn, default en), NODE_BENCH (for the ws module)
+const fs = require('fs');
+const path = require('path');
+const { performance, monitorEventLoopDelay } = require('perf_hooks');
+const WebSocket = require(path.join(process.env.NODE_BENCH || __dirname, '..', 'peer-boardgameio', 'node_modules', 'ws'));
+
+const SERVER = process.env.SERVER || '';
+const PIDS = (process.env.SERVER_PIDS || '').split(',').filter(Boolean).map(Number);
+const TABLES = Number(process.env.TABLES || 1);
+const SEATS = Number(process.env.SEATS || 6);
+const ROUNDS = Number(process.env.ROUNDS || 10);
+const MODE = process.env.MODE || 'burst';
+const WARMUP_ROUNDS = Number(process.env.WARMUP_ROUNDS || 0);
+const CONNECT_CONCURRENCY = Number(process.env.CONNECT_CONCURRENCY || 50);
+const TIMEOUT_S = Number(process.env.TIMEOUT_S || 170);
+const CLK_TCK = 100;
+const FRAMES = process.env.FRAMES || 'json';
+const LANGS = (process.env.LANGS || 'en').split(',');
+if (!/^http:\/\/(127\.\d+\.\d+\.\d+|localhost):\d+$/.test(SERVER)) { console.error('SERVER must be loopback'); process.exit(2); }
+const log = (...a) => console.error(`[ours ${(performance.now() / 1000).toFixed(1)}s]`, ...a);
+
+function rssKb(pid) { try { const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m); return m ? Number(m[1]) : 0; } catch (e) { return 0; } }
+function cpuS(pid) { try { const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); const r = s.slice(s.lastIndexOf(')') + 2).split(' '); return (Number(r[11]) + Number(r[12])) / CLK_TCK; } catch (e) { return 0; } }
+function machineCpu() { const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number); return [f.slice(0, 8).reduce((a, b) => a + b, 0), f[3] + f[4]]; }
+async function pool(items, n, fn) { let i = 0; await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => { while (i < items.length) { const k = i++; await fn(items[k], k); } })); }
+function pct(s, p) { if (!s.length) return null; return s[Math.min(s.length, Math.max(1, Math.ceil(p / 100 * s.length))) - 1]; }
+const r2 = (x) => (x == null ? null : Math.round(x * 100) / 100);
+
+async function api(method, p, body, token) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const r = await fetch(SERVER + p, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const j = await r.json();
+  if (r.status >= 300) throw new Error(`${method} ${p} -> ${r.status} ${JSON.stringify(j)}`);
+  return j;
+}
+
+const tables = [];
+const latencies = [];
+let frameBytes = 0, frameCount = 0;
+let completed = 0, recording = false, tablesDone = 0, phaseResolve = null, timedOut = false, disconnects = 0, leaks = 0, errors = 0, seqCounter = 0;
+
+function sendBid(t, s) {
+  if (timedOut) return;
+  const a = { round: t.round, seat: s, sent: performance.now(), seen: new Uint8Array(SEATS), count: 0 };
+  t.pending.set(s, a);
+  t.socks[s].send(JSON.stringify({ type: 'bid', amount: 1 + Math.floor(Math.random() * 1000), client_action_id: `b${++seqCounter}` }));
+}
+function startRound(t) { if (MODE === 'burst') { for (let s = 0; s < SEATS; s++) sendBid(t, s); } else { t.next = 1; sendBid(t, 0); } }
+function onComplete(t) {
+  if (MODE === 'serial' && t.next < SEATS) { const s = t.next++; queueMicrotask(() => sendBid(t, s)); return; }
+  if (t.pending.size > 0) return;
+  t.round += 1;
+  if (t.round < t.target) queueMicrotask(() => startRound(t));
+  else { t.done = true; if (++tablesDone === TABLES && phaseResolve) phaseResolve(); }
+}
+function runPhase(n, rec) {
+  recording = rec; tablesDone = 0;
+  return new Promise((res) => { phaseResolve = res; for (const t of tables) { t.target = t.round + n; t.done = false; startRound(t); } });
+}
+// An HTML frame's view, read back from the generic seat template (<dt>round</dt><dd>3</dd>, bidders as a list).
+function htmlFrame(text) {
+  if (text.charAt(0) === '{') return JSON.parse(text); // a refusal of a socket action
+  const round = text.match(/<dt>round<\/dt><dd>(\d+)<\/dd>/);
+  const bidders = text.match(/<dt>bidders<\/dt><dd>\[([^\]]*)\]<\/dd>/);
+  const seq = text.match(/data-seq="(\d+)"/);
+  if (!round || !bidders || !seq) return {};
+  const view = { round: Number(round[1]), bidders: bidders[1].match(/seat-\d+/g) || [] };
+  if (text.includes('<dt>bids</dt>')) view.bids = true;
+  return { seq: Number(seq[1]), view };
+}
+function onFrame(t, s, frame) {
+  if (frame.error) { errors++; return; }
+  const v = frame.view; if (!v) return;
+  t.last[s] = v;
+  if (v.bids) leaks++;
+  if (t.pending.size === 0) return;
+  const now = performance.now();
+  for (const a of t.pending.values()) {
+    if (a.seen[s]) continue;
+    if (v.round > a.round || (v.round === a.round && v.bidders.includes(`seat-${a.seat}`))) {
+      a.seen[s] = 1;
+      if (++a.count === SEATS) {
+        if (recording) { latencies.push(now - a.sent); completed++; }
+        t.pending.delete(a.seat);
+        onComplete(t);
+      }
+    }
+  }
+}
+
+async function main() {
+  let phase = 'setup';
+  const hard = setTimeout(() => { timedOut = true; log(`TIMEOUT in ${phase}`); if (phase === 'measure' && phaseResolve) phaseResolve(); else { console.log(JSON.stringify({ tables: TABLES, error: `timeout during ${phase}` })); process.exit(3); } }, TIMEOUT_S * 1000);
+  for (let i = 0; i < TABLES; i++) tables.push({ idx: i, code: null, tokens: [], socks: [], last: [], round: 0, pending: new Map(), done: false });
+  await pool(tables, CONNECT_CONCURRENCY, async (t) => {
+    const made = await api('POST', '/api/tables', { game: 'sealed-bid', options: { players: SEATS } });
+    t.code = made.code;
+    for (let s = 0; s < SEATS; s++) t.tokens[s] = (await api('POST', `/api/tables/${t.code}/seats`, { seat: `seat-${s}`, name: `t${t.idx}s${s}` })).token;
+  });
+  const list = []; for (const t of tables) for (let s = 0; s < SEATS; s++) list.push([t, s]);
+  await pool(list, CONNECT_CONCURRENCY, ([t, s]) => new Promise((resolve, reject) => {
+    const page = FRAMES === 'html'
+      ? { query: 'view=seat', headers: { cookie: `seat_${t.code}=${t.tokens[s]}; lang=${LANGS[s % LANGS.length]}` } }
+      : { query: 'format=json', headers: { authorization: `Bearer ${t.tokens[s]}` } };
+    const ws = new WebSocket(`${SERVER.replace('http', 'ws')}/t/${t.code}/ws?${page.query}`, { headers: page.headers, perMessageDeflate: false });
+    t.socks[s] = ws;
+    let synced = false;
+    ws.on('message', (data) => {
+      if (recording) { frameBytes += data.length; frameCount++; }
+      const f = FRAMES === 'html' ? htmlFrame(data.toString()) : JSON.parse(data);
+      if (!synced && f.view) { synced = true; if (s === 0) t.round = f.view.round; resolve(); } onFrame(t, s, f); });
+    ws.on('close', () => { if (synced && phase !== 'teardown') disconnects++; });
+    ws.on('error', (e) => { if (!synced) reject(e); });
+  }));
+  log(`connected ${list.length} sockets`);
+  await new Promise((r) => setTimeout(r, 500));
+  if (WARMUP_ROUNDS > 0) { phase = 'warmup'; await runPhase(WARMUP_ROUNDS, false); await new Promise((r) => setTimeout(r, 200)); }
+  phase = 'measure';
+  const ld = monitorEventLoopDelay({ resolution: 5 }); ld.enable();
+  const cpu0 = PIDS.map(cpuS), cli0 = process.cpuUsage(), m0 = machineCpu(), t0 = performance.now();
+  await runPhase(ROUNDS, true);
+  const wall = (performance.now() - t0) / 1000;
+  clearTimeout(hard); ld.disable();
+  const cpu1 = PIDS.map(cpuS), cli = process.cpuUsage(cli0), m1 = machineCpu();
+  let bad = 0;
+  for (const t of tables) for (let s = 0; s < SEATS; s++) { const v = t.last[s]; if (!timedOut && (!v || v.round !== t.round)) bad++; }
+  const sorted = Float64Array.from(latencies).sort();
+  console.log(JSON.stringify({
+    impl: 'ours', frames: FRAMES, tables: TABLES, seats: SEATS, actions: completed,
+    p50_ms: r2(pct(sorted, 50)), p90_ms: r2(pct(sorted, 90)), p99_ms: r2(pct(sorted, 99)), max_ms: r2(sorted[sorted.length - 1]),
+    actions_per_s: r2(completed / wall),
+    server_rss_mb: r2(PIDS.map(rssKb).reduce((a, b) => a + b, 0) / 1024),
+    server_cpu_pct: r2(100 * cpu1.reduce((a, b, i) => a + b - cpu0[i], 0) / wall),
+    client_cpu_pct: r2(100 * (cli.user + cli.system) / 1e6 / wall),
+    machine_idle_pct: r2(100 * (m1[1] - m0[1]) / (m1[0] - m0[0])),
+    client_loop_delay_p99_ms: r2(ld.percentile(99) / 1e6),
+    frame_bytes_mean: frameCount ? Math.round(frameBytes / frameCount) : null,
+    rounds: ROUNDS, warmup_rounds: WARMUP_ROUNDS, mode: MODE, wall_s: r2(wall),
+    incomplete_actions: TABLES * SEATS * ROUNDS - completed, timed_out: timedOut, disconnects, errors, bad_final_views: bad, secrecy_leaks: leaks,
+  }));
+  phase = 'teardown';
+  for (const t of tables) for (const w of t.socks) { try { w.close(); } catch (e) { /* */ } }
+  setTimeout(() => process.exit(timedOut ? 3 : 0), 300);
+}
+main().catch((e) => { console.error('ours load failed:', e); process.exit(1); });
