@@ -136,14 +136,14 @@ def render_key(
 ) -> tuple:
     """What a page's frame depends on: pages with equal keys are sent one frame, rendered once.
 
-    A seat's frame is its view in its language (the token: a freed seat's old phone gets none). Only the display
-    and the host page show whether the page is the host's and the join link, absolute on the address the page
-    came by; a JSON frame is neither translated nor holds a URL.
+    A seat's frame is its view in its language (the token: a freed seat's old phone gets none), with a link to the
+    host page on the host's phone. Only the display and the host page show the join link, absolute on the address
+    the page came by; a JSON frame is neither translated nor holds a URL.
     """
     if as_json:
         return (seat, token_hash, True)
     if seat is not None:
-        return (seat, token_hash, locale)
+        return (seat, token_hash, is_host, locale)
     return (None, is_host, locale, host_page, base_url)
 
 
