@@ -16,6 +16,8 @@ def started(players=3, options=None, turn=None, **changes):
     """A table with player-1 to move in the fright phase, changed as given."""
     state = game.setup({"players": players, "starting_player": "player-1", **(options or {})}, ScriptedRng())
     state.update(copy.deepcopy(changes))
+    if "ghosts" in changes:  # given as how many each seat has on the board: ghosts 1, 2, ... are
+        state["ghosts"] = {seat: list(range(1, count + 1)) for seat, count in changes["ghosts"].items()}
     state["turn"].update(turn or {})
     return state
 
@@ -26,6 +28,10 @@ def play(state, *actions, actor=None, dice=()):
     for action in actions:
         state = game.apply(state, actor or state["active"], action, rng)
     return state
+
+
+def on_board(state):
+    return {seat: len(ghosts) for seat, ghosts in state["ghosts"].items()}
 
 
 def points(state):
@@ -201,7 +207,7 @@ def hunting(ghosts=(0, 0, 0), **turn):
 
 def test_only_one_ghost_enters_the_board_each_turn():
     state = play(hunting(), {"type": "enter_ghost"})  # ET-12
-    assert state["ghosts"]["player-1"] == 1
+    assert on_board(state)["player-1"] == 1
     with pytest.raises(RuleError, match="one ghost"):
         play(state, {"type": "enter_ghost"})
 
@@ -212,10 +218,11 @@ def test_a_ghost_cannot_enter_when_all_are_on_the_board():
 
 
 def test_ghosts_share_the_turns_five_movement_points():
-    state = play(hunting((2, 0, 0)), {"type": "move_ghost", "steps": 3}, {"type": "move_ghost", "steps": 2})  # ET-13
+    moves = ({"type": "move_ghost", "ghost": 1, "steps": 3}, {"type": "move_ghost", "ghost": 2, "steps": 2})  # ET-13
+    state = play(hunting((2, 0, 0)), *moves)
     assert state["turn"]["movement_left"] == 0
     with pytest.raises(RuleError, match="0 movement points"):
-        play(state, {"type": "move_ghost", "steps": 1})
+        play(state, {"type": "move_ghost", "ghost": 1, "steps": 1})
 
 
 def test_unused_movement_points_are_lost_at_the_end_of_the_turn():
@@ -244,8 +251,11 @@ def test_a_ghost_that_ate_must_stay_put_but_the_other_may_go_on():
     alone = play(hunting((1, 0, 0)), {"type": "eat", "colour": "blue"})  # ET-15
     with pytest.raises(RuleError, match="stay put"):
         play(alone, {"type": "move_ghost", "steps": 1})
-    pair = play(hunting((2, 0, 0)), {"type": "eat", "colour": "blue"}, {"type": "move_ghost", "steps": 2})
-    assert pair["turn"]["movement_left"] == 3
+    pair = play(hunting((2, 0, 0)), {"type": "eat", "ghost": 1, "colour": "blue"})
+    with pytest.raises(RuleError, match="ghost 1 has eaten or fought and must stay put"):
+        play(pair, {"type": "move_ghost", "ghost": 1, "steps": 1})
+    pair = play(pair, {"type": "move_ghost", "steps": 2})  # the one ghost that still can: no need to say which
+    assert pair["turn"]["movement_left"] == 3 and pair["turn"]["moved"] == [1, 2]
 
 
 def test_a_player_without_a_ghost_on_the_board_cannot_eat():
@@ -254,14 +264,14 @@ def test_a_player_without_a_ghost_on_the_board_cannot_eat():
 
 
 def fight(attacker_roll, defender_roll, ghosts=(1, 1, 0)):
-    state = play(hunting(ghosts), {"type": "fight", "opponent": "player-2", "steps": 1})
+    state = play(hunting(ghosts), {"type": "fight", "ghost": ghosts[0], "opponent": "player-2", "steps": 1})
     state = play(state, {"type": "fight_roll", "value": attacker_roll})
     return play(state, {"type": "fight_roll", "value": defender_roll}, actor="player-2")
 
 
 def test_in_a_ghost_fight_the_lower_roll_leaves_the_board_and_the_winner_rests():
     state = fight(5, 2)  # ET-16
-    assert state["ghosts"] == {"player-1": 1, "player-2": 0, "player-3": 0}
+    assert on_board(state) == {"player-1": 1, "player-2": 0, "player-3": 0}
     assert state["turn"]["last_fight"]["winner"] == "player-1"
     with pytest.raises(RuleError, match="stay put"):
         play(state, {"type": "move_ghost", "steps": 1})
@@ -269,12 +279,12 @@ def test_in_a_ghost_fight_the_lower_roll_leaves_the_board_and_the_winner_rests()
 
 def test_a_defender_who_rolls_higher_knocks_the_attacker_off():
     state = fight(1, 4)
-    assert state["ghosts"] == {"player-1": 0, "player-2": 1, "player-3": 0}
+    assert on_board(state) == {"player-1": 0, "player-2": 1, "player-3": 0}
 
 
 def test_a_tied_ghost_fight_sends_both_ghosts_off_the_board():
     state = fight(3, 3)
-    assert state["ghosts"] == {"player-1": 0, "player-2": 0, "player-3": 0}
+    assert on_board(state) == {"player-1": 0, "player-2": 0, "player-3": 0}
     assert state["turn"]["last_fight"]["winner"] is None
 
 
@@ -302,11 +312,11 @@ def test_the_defender_rolls_for_their_own_ghost_and_nobody_else_joins_in():
 def test_the_active_player_may_type_in_the_defenders_table_die():
     state = play(hunting((1, 1, 0)), {"type": "fight", "opponent": "player-2"})
     state = play(state, {"type": "fight_roll", "value": 2}, {"type": "fight_roll", "value": 6, "seat": "player-2"})
-    assert state["ghosts"]["player-1"] == 0
+    assert on_board(state)["player-1"] == 0
 
 
 def test_nothing_else_happens_until_both_ghosts_have_rolled():
-    state = play(hunting((2, 1, 0)), {"type": "fight", "opponent": "player-2"})
+    state = play(hunting((2, 1, 0)), {"type": "fight", "ghost": 2, "opponent": "player-2"})
     with pytest.raises(RuleError, match="fight first"):
         play(state, {"type": "next"})
 
@@ -317,8 +327,8 @@ def test_a_fight_needs_an_opponents_ghost_on_the_board():
 
 
 def test_a_vanished_ghost_costs_nothing_and_waits_for_its_owners_next_turn():
-    state = play(hunting((2, 0, 0)), {"type": "vanish"})  # ET-17, Q10
-    assert state["ghosts"]["player-1"] == 1
+    state = play(hunting((2, 0, 0)), {"type": "vanish", "ghost": 2})  # ET-17, Q10
+    assert state["ghosts"]["player-1"] == [1] and state["turn"]["resting"] == [2]
     assert state["turn"]["movement_left"] == 5
     with pytest.raises(RuleError, match="no ghost waiting"):
         play(state, {"type": "enter_ghost"})
@@ -327,7 +337,7 @@ def test_a_vanished_ghost_costs_nothing_and_waits_for_its_owners_next_turn():
     for _ in range(2):
         state = play(state, {"type": "next"}, {"type": "next"}, {"type": "roll_panic", "value": 1}, {"type": "next"})
     state = play(state, {"type": "next"}, {"type": "enter_ghost"})
-    assert state["ghosts"]["player-1"] == 2
+    assert state["ghosts"]["player-1"] == [1, 2]
 
 
 def test_a_ghost_that_moved_cannot_vanish_afterwards():
@@ -337,11 +347,54 @@ def test_a_ghost_that_moved_cannot_vanish_afterwards():
     assert "vanish" not in game.view(state, "player-1")["actions"]
 
 
-def test_the_other_ghost_may_still_vanish_after_one_ghost_moved():
-    state = play(hunting((2, 0, 0)), {"type": "move_ghost", "steps": 2}, {"type": "vanish"})  # ET-17, Q10
-    assert state["ghosts"]["player-1"] == 1
-    with pytest.raises(RuleError, match="instead of moving"):
-        play(state, {"type": "vanish"})
+def test_ghosts_are_told_apart_so_moving_one_does_not_stop_the_other_from_vanishing():
+    state = play(hunting((2, 0, 0)), {"type": "move_ghost", "ghost": 1, "steps": 2})  # ET-17, Q10
+    assert game.view(state, "player-1")["able_ghosts"] == {"act": [1, 2], "vanish": [2]}
+    with pytest.raises(RuleError, match="ghost 1 has moved this turn") as refused:
+        play(state, {"type": "vanish", "ghost": 1})
+    assert refused.value.code == "ghost_moved"
+    state = play(state, {"type": "vanish"})  # only ghost 2 can: one tap, no choice
+    assert state["ghosts"]["player-1"] == [1] and state["turn"]["resting"] == [2]
+
+
+def test_a_ghost_that_moves_twice_leaves_the_other_free_to_vanish():
+    steps = ({"type": "move_ghost", "ghost": 1, "steps": 1},) * 2  # ET-17: issue 18's second case, told apart
+    state = play(hunting((2, 0, 0)), *steps, {"type": "vanish", "ghost": 2})
+    assert state["ghosts"]["player-1"] == [1]
+
+
+def test_once_both_ghosts_moved_neither_may_vanish():
+    moves = ({"type": "move_ghost", "ghost": 1, "steps": 1}, {"type": "move_ghost", "ghost": 2, "steps": 1})
+    state = play(hunting((2, 0, 0)), *moves)  # ET-17: each moved, so neither vanishes "instead of moving"
+    for action in ({"type": "vanish"}, {"type": "vanish", "ghost": 2}):
+        with pytest.raises(RuleError, match="instead of moving") as refused:
+            play(state, action)
+        assert refused.value.code == "ghost_moved"
+    assert "vanish" not in game.view(state, "player-1")["actions"]
+
+
+def test_after_one_ghost_moved_and_ate_the_other_still_vanishes():
+    state = play(hunting((2, 0, 0)), {"type": "move_ghost", "ghost": 1, "steps": 2})  # ET-17: issue 18's first case
+    state = play(state, {"type": "eat", "ghost": 1, "colour": "blue", "steps": 1}, {"type": "vanish"})
+    assert state["ghosts"]["player-1"] == [1] and state["turn"]["resting"] == [2]
+
+
+def test_with_two_ghosts_able_the_app_asks_which_one():
+    for action in ({"type": "move_ghost", "steps": 1}, {"type": "vanish"}, {"type": "eat", "colour": "red"}):
+        with pytest.raises(RuleError, match="Say which ghost: 1, 2") as refused:
+            play(hunting((2, 0, 0)), action)
+        assert refused.value.code == "which_ghost"
+    with pytest.raises(RuleError, match="ghost 3 is not on the board"):
+        play(hunting((2, 0, 0)), {"type": "move_ghost", "ghost": 3, "steps": 1})
+
+
+def test_a_fight_knocks_off_the_ghost_that_was_attacked():
+    state = play(hunting((2, 2, 0)), {"type": "fight", "ghost": 2, "opponent": "player-2", "target": 1})  # ET-16
+    state = play(state, {"type": "fight_roll", "value": 6}, {"type": "fight_roll", "value": 1, "seat": "player-2"})
+    assert state["ghosts"] == {"player-1": [1, 2], "player-2": [2], "player-3": []}
+    assert state["turn"]["done"] == [2]
+    with pytest.raises(RuleError, match="which of their ghosts"):
+        play(hunting((1, 2, 0)), {"type": "fight", "opponent": "player-2"})
 
 
 # --- panic -------------------------------------------------------------------------------------

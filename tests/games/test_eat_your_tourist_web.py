@@ -199,3 +199,30 @@ def test_a_turn_and_a_ghost_fight_through_the_forms_of_the_seat_pages(client, ap
     bea.submit("next", "End the turn")
     cyril.refresh()
     assert "Your turn" in cyril.page and 'data-action="roll_fright"' in cyril.page
+
+
+def test_a_phone_asks_which_ghost_only_when_more_than_one_can_act(client, app):
+    code, host, tokens = open_table(client)
+    quiet_turn = ({"type": "next"}, {"type": "next"}, {"type": "roll_panic", "value": 1}, {"type": "next"})
+    api(client, code, host, type="next")
+    api(client, code, host, type="enter_ghost")
+    for action in quiet_turn[1:]:
+        api(client, code, host, **action)
+    for _seat in ("player-2", "player-3"):
+        for action in quiet_turn:
+            api(client, code, host, **action)
+    api(client, code, host, type="next")
+    anna = Device(app, code, seat=tokens["player-1"], live=False)
+    anna.submit("enter_ghost")  # ET-12: off the board ghosts are alike, so no choice
+
+    # ET-17: two ghosts on the board, each with its own row of one-tap buttons.
+    assert {form["hidden"]["ghost"] for form in anna.offers("move_ghost")} == {"1", "2"}
+    assert "Move ghost 2 (squares)" in anna.page and "Ghost 1 vanishes instead of moving" in anna.page
+    anna.submit("move_ghost", ghost=1, steps=2)
+    assert [form["hidden"]["ghost"] for form in anna.offers("vanish")] == ["2"]
+    assert "A ghost vanishes instead of moving" in anna.page  # only ghost 2 can: no choice shown
+    anna.submit("eat", "Red", ghost=1)
+    assert {form["hidden"]["ghost"] for form in anna.offers("move_ghost")} == {"2"}
+    assert "Move a ghost (squares)" in anna.page and "Move ghost 2" not in anna.page
+    anna.submit("vanish", ghost=2)
+    assert "Anna makes ghost 2 vanish" in anna.page

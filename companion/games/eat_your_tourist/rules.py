@@ -22,6 +22,13 @@ DIE = {"type": "integer", "minimum": 1, "maximum": 6, "description": "A physical
 COLOUR = {"type": "string", "enum": list(COLOURS)}
 SEAT = {"type": "string", "pattern": "^player-[1-4]$"}
 STEPS = {"type": "integer", "minimum": 0, "maximum": 20}
+GHOST = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": 3,
+    "description": "Which of the active player's ghosts, by its number; leave out when only one of them can.",
+}
+TARGET = {**GHOST, "description": "Which of the opponent's ghosts, by its number; leave out when they have one out."}
 
 
 def _schema(required: tuple = (), **properties) -> dict:
@@ -111,12 +118,12 @@ class EatYourTourist(Game):
         "roll_fright": _schema(value=DIE),
         "tourist_escapes": _schema(("colour",), colour=COLOUR),
         "tourist_dies": _schema(("colour",), colour=COLOUR),
-        "enter_ghost": _schema(),
-        "move_ghost": _schema(("steps",), steps={**STEPS, "minimum": 1}),
-        "eat": _schema(("colour",), colour=COLOUR, steps=STEPS, ghost_of=SEAT),
-        "fight": _schema(("opponent",), opponent=SEAT, steps=STEPS),
+        "enter_ghost": _schema(ghost=GHOST),
+        "move_ghost": _schema(("steps",), ghost=GHOST, steps={**STEPS, "minimum": 1}),
+        "eat": _schema(("colour",), ghost=GHOST, colour=COLOUR, steps=STEPS, ghost_of=SEAT),
+        "fight": _schema(("opponent",), ghost=GHOST, opponent=SEAT, target=TARGET, steps=STEPS),
         "fight_roll": _schema(value=DIE, seat=SEAT),
-        "vanish": _schema(),
+        "vanish": _schema(ghost=GHOST),
         "roll_panic": _schema(value=DIE),
         "choose_colour": _schema(("colour",), colour=COLOUR),
     }
@@ -141,7 +148,7 @@ class EatYourTourist(Game):
             "tourists": dict.fromkeys(COLOURS, per_colour),
             "gone": {"eaten": 0, "escaped": 0, "died": 0},
             "scores": {seat: {"eaten": 0, "escapes": 0} for seat in players},
-            "ghosts": dict.fromkeys(players, 0),
+            "ghosts": {seat: [] for seat in players},  # each seat's ghosts on the board, by number
             "turn": turn.fresh_turn(settings),
             "events": table.new_deck(rng),
             "banner": msg(N_("%(player)s starts"), player=first),
@@ -176,6 +183,7 @@ class EatYourTourist(Game):
             "fright_rolls": list(this_turn["fright_rolls"]),
             "movement": {"left": this_turn["movement_left"], "total": settings["movement_points"]},
             "ghosts": screens.ghost_rows(state),
+            "able_ghosts": screens.able_ghosts(state),
             "ghost_entered": this_turn["entered"],
             "fight": this_turn["fight"],
             "last_fight": this_turn["last_fight"],
@@ -318,7 +326,7 @@ def _makes_sense(state: dict, kind: str) -> bool:
     if kind == "next" and state["phase"] == "panic":
         return rolled is not None
     if kind == "vanish":
-        return hunt.unmoved_ghosts(state) > 0
+        return bool(turn.unmoved_ghosts(state))
     return True
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.base import msg
 
-from . import table
+from . import table, turn
 from .texts import COLOUR_NAMES, COLOURS, player
 
 
@@ -51,8 +51,15 @@ def ghost_rows(state: dict) -> list[dict]:
         {
             "seat": seat,
             "label": player(seat),
-            "on_board": state["ghosts"][seat],
-            "off_board": per_player - state["ghosts"][seat],
+            "on_board": len(state["ghosts"][seat]),
+            "off_board": per_player - len(state["ghosts"][seat]),
+            "numbers": list(state["ghosts"][seat]),
         }
         for seat in state["players"]
     ]
+
+
+def able_ghosts(state: dict) -> dict:
+    """The active player's ghosts, by number, that can move (eat, attack) and vanish now: a phone asks only
+    which one when more than one can."""
+    return {"act": turn.free_ghosts(state), "vanish": turn.unmoved_ghosts(state)}

@@ -13,12 +13,12 @@ def fresh_turn(settings: dict) -> dict:
         "fright_rolls": [],
         "movement_left": settings["movement_points"],
         "entered": False,
-        # Ghosts that left the board this turn may only come back next turn.
-        "resting": 0,
-        # Ghosts that ate or won a fight must stay put for the rest of the turn.
-        "done": 0,
-        # A ghost has moved; the app does not know which, so it counts one free ghost as moved.
-        "moved": False,
+        # The active player's ghosts, by number, that left the board this turn: they come back next turn.
+        "resting": [],
+        # ... that ate or won a fight: they stay put for the rest of the turn.
+        "done": [],
+        # ... that moved: they may no longer vanish instead of moving (ET-17).
+        "moved": [],
         "fight": None,
         "last_fight": None,
         "panic": None,
@@ -77,19 +77,56 @@ def spend(state: dict, steps) -> None:
     state["turn"]["movement_left"] = left - steps
 
 
-def free_ghosts(state: dict) -> int:
-    """The active player's ghosts on the board that may still move this turn."""
-    return state["ghosts"][state["active"]] - state["turn"]["done"]
+def free_ghosts(state: dict) -> list[int]:
+    """The active player's ghosts on the board that may still move this turn, by number."""
+    return [ghost for ghost in state["ghosts"][state["active"]] if ghost not in state["turn"]["done"]]
 
 
-def need_free_ghost(state: dict) -> None:
-    if not state["ghosts"][state["active"]]:
+def unmoved_ghosts(state: dict) -> list[int]:
+    """The active player's free ghosts on the board that have not moved this turn."""
+    return [ghost for ghost in free_ghosts(state) if ghost not in state["turn"]["moved"]]
+
+
+def waiting_ghosts(state: dict) -> list[int]:
+    """The active player's ghosts off the board that may enter this turn (not the ones that just left)."""
+    active, turn = state["active"], state["turn"]
+    everyone = range(1, state["settings"]["ghosts_per_player"] + 1)
+    return [ghost for ghost in everyone if ghost not in state["ghosts"][active] and ghost not in turn["resting"]]
+
+
+def choose_ghost(state: dict, action: dict, able: list[int], busy: tuple[str, str, str]) -> int:
+    """The active player's ghost that the action names, or the only one that can do it.
+
+    Ghosts are told apart (ET-17: one ghost moving does not stop the other from vanishing).
+    `busy`: what to say when none can, when the one named cannot, and the refusal's code.
+    """
+    on_board = state["ghosts"][state["active"]]
+    if not on_board:
         raise RuleError(N_("You have no ghost on the board."), code="no_ghost")
-    if free_ghosts(state) <= 0:
-        raise RuleError(
-            N_("Your ghosts on the board have eaten or fought and must stay put this turn."),
-            code="ghost_resting",
-        )
+    ghost = action.get("ghost")
+    if ghost is None:
+        if len(able) == 1:
+            return able[0]
+        if not able:
+            raise RuleError(busy[0], code=busy[2])
+        raise RuleError(N_("Say which ghost: %(ghosts)s."), code="which_ghost", ghosts=", ".join(map(str, able)))
+    if ghost not in on_board or isinstance(ghost, bool):
+        raise RuleError(N_("Your ghost %(ghost)s is not on the board."), code="no_ghost", ghost=ghost)
+    if ghost not in able:
+        raise RuleError(busy[1], code=busy[2], ghost=ghost)
+    return ghost
+
+
+STAYS_PUT = (
+    N_("Your ghosts on the board have eaten or fought and must stay put this turn."),
+    N_("Your ghost %(ghost)s has eaten or fought and must stay put this turn."),
+    "ghost_resting",
+)
+
+
+def ghost_to_act(state: dict, action: dict) -> int:
+    """The ghost that moves, eats or attacks: one on the board that has not eaten or fought (ET-15, ET-16)."""
+    return choose_ghost(state, action, free_ghosts(state), STAYS_PUT)
 
 
 def draw_event(state: dict, rng) -> dict:
