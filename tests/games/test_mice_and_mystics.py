@@ -521,8 +521,8 @@ def test_levelling_up_costs_six_cheese():
         do(state, {"type": "level_up", "mouse": "collin", "ability": "Another"})
 
 
-def take(card, place="pack", mouse="collin"):
-    return {"type": "take_card", "mouse": mouse, "card": card, "place": place}
+def take(card, place="pack", mouse="collin", slot=None):
+    return {"type": "take_card", "mouse": mouse, "card": card, "place": place, **({"slot": slot} if slot else {})}
 
 
 def test_a_backpack_holds_at_most_three_cards_besides_tricks():
@@ -530,11 +530,29 @@ def test_a_backpack_holds_at_most_three_cards_besides_tricks():
     assert game.view(state, "player-1")["my_mice"][0]["backpack"] == 3
     with pytest.raises(RuleError, match="at most 3"):
         do(state, take("Lantern"))
-    state = do(state, take("Lantern", "equipped"), take("Map", "equipped"), take("Lantern"))
+    state = do(state, take("Lantern", "equipped", slot="paw"), take("Map", "equipped", slot="paw"), take("Lantern"))
     assert [(c["name"], c["place"]) for c in state["mice"][0]["cards"]][-2:] == [
         ("Map", "equipped"),
         ("Lantern", "pack"),
     ]
+
+
+def test_a_mouse_equips_one_card_per_slot_and_two_in_its_paws():
+    state = do(chapter(["collin"]), take("Sword", "equipped", slot="paw"), take("Shield", "equipped", slot="paw"))
+    state = do(state, take("Breastplate", "equipped", slot="body"))  # MM-23
+    for card, slot, refusal in (
+        ("Bow", "paws", "no free paw"),
+        ("Dagger", "paw", "no free paw"),
+        ("Cloak", "body", "Breastplate"),
+    ):
+        with pytest.raises(RuleError, match=refusal) as refused:
+            do(state, take(card, "equipped", slot=slot))
+        assert refused.value.code == "slot_full"
+    state = do(state, take("Shield"), take("Dagger", "equipped", slot="paw"), take("Sword", "equipped", slot="paw"))
+    equipped = [(card["name"], card["slot"]) for card in state["mice"][0]["cards"] if card["place"] == "equipped"]
+    assert equipped == [("Breastplate", "body"), ("Dagger", "paw"), ("Sword", "paw")]
+    with pytest.raises(RuleError, match="Choose the slot"):
+        do(state, take("Helmet", "equipped"))
 
 
 def test_each_mouse_searches_a_room_successfully_only_once():
@@ -548,7 +566,9 @@ def test_each_mouse_searches_a_room_successfully_only_once():
 
 
 def test_a_captured_mouse_loses_its_equipped_search_cards_but_keeps_its_backpack():
-    state = do(chapter(["collin", "rats"], groups=[group("rats")]), take("Sword", "equipped"), take("Rope"))  # MM-35
+    state = do(
+        chapter(["collin", "rats"], groups=[group("rats")]), take("Sword", "equipped", slot="paw"), take("Rope")
+    )  # MM-35
     state = do(state, {"type": "capture_mouse", "mouse": "collin"})
     assert state["mice"][0]["cards"] == [{"name": "Rope", "place": "pack"}]
 
@@ -691,7 +711,7 @@ def test_a_search_card_carried_into_the_next_chapter_shows_equipped_or_packed_as
     state = chapter(["collin", "nez"], options={"campaign": True})  # MM-38
     state = do(
         state,
-        take("Rope", place="equipped"),
+        take("Rope", place="equipped", slot="paws"),
         take("Cheese Knife"),
         {"type": "carry_card", "mouse": "collin", "card": "Rope"},
         {"type": "carry_card", "mouse": "nez", "card": "Torch", "place": "trick"},
@@ -702,7 +722,9 @@ def test_a_search_card_carried_into_the_next_chapter_shows_equipped_or_packed_as
         sheet["id"]: sheet
         for sheet in game.view(state, "player-1")["my_mice"] + game.view(state, "player-2")["my_mice"]
     }
-    assert [(card["name"], card["place_label"]["msg"]) for card in sheets["collin"]["cards"]] == [("Rope", "Equipped")]
+    assert [(card["name"], english(card["place_label"])) for card in sheets["collin"]["cards"]] == [
+        ("Rope", "Equipped: Both paws")
+    ]
     assert [(card["name"], card["place"]) for card in sheets["nez"]["cards"]] == [("Torch", "trick")]
     assert sheets["collin"]["search_card"] is None
 

@@ -230,6 +230,9 @@ def test_a_whole_short_chapter_is_played_on_the_phones_and_the_display(app, clie
     anna.submit("set_status", status="stunned")
     anna.submit("take_card", "Keep the card", mouse="collin", choose={"card": "Rope", "place": "pack"})
     anna.submit("take_card", "Keep the card", mouse="collin", choose={"card": "Map", "place": "pack"})
+    anna.submit("take_card", "Equip", mouse="collin", card="Map", choose={"slot": "paws"})
+    assert "Equipped: Both paws" in anna.page
+    anna.submit("take_card", "In the backpack", mouse="collin", card="Map")
     anna.submit("searched", mouse="collin", choose={"room": "Kitchen"})
     anna.submit("mouse_cheese", mouse="collin", count=3, rolled="true")
     anna.submit("stash", item="grape", change=1)

@@ -2,11 +2,12 @@
 
 from companion.games.base import N_, RuleError
 
-from .names import ACHIEVEMENTS, MOVES_END_MARKER, STATUSES, mouse_label
+from .names import ACHIEVEMENTS, MOVES_END_MARKER, PAWS_USED, SLOTS, STATUSES, mouse_label
 from .story import check_lost, note
 
 LEVEL_UP_COST = 6
 PACK_LIMIT = 3
+PAWS = 2
 CHEESE_MASTER_ROLL = 3
 ROACH_SLAYER_ROACHES = 4
 
@@ -25,7 +26,7 @@ def new_mouse(mouse_id: str, hero: str | None, name: str, seat: str, life: int, 
         "captured": False,
         "captures": 0,
         "abilities": [ability] if ability else [],
-        # Search cards kept this chapter: {"name", "place"}, place one of CARD_PLACES.
+        # Search cards kept this chapter: {"name", "place"}, place one of CARD_PLACES; an equipped one has its "slot".
         "cards": [],
         "rooms_searched": [],
         # MM-38: the one search card, {"name", "place"}, this mouse carries into the next chapter.
@@ -78,12 +79,44 @@ def packed(cards: list[dict]) -> int:
     return sum(card["place"] == "pack" for card in cards)
 
 
-def take_card(mouse: dict, name: str, place: str) -> None:
-    """MM-20 and MM-23: a kept search card is equipped or packed; the backpack holds 3 besides tricks."""
-    others = [card for card in mouse["cards"] if card["name"] != name]
-    if place == "pack" and packed(others) >= PACK_LIMIT:
+def placed_card(name: str, place: str, slot: str | None) -> dict:
+    """A search card where the mouse keeps it; an equipped card fills a slot (MM-23)."""
+    if place != "equipped":
+        return {"name": name, "place": place}
+    if not isinstance(slot, str) or slot not in SLOTS:
+        raise RuleError(N_("Choose the slot %(card)s fills."), code="missing_field", card=name)
+    return {"name": name, "place": place, "slot": slot}
+
+
+def take_card(mouse: dict, card: dict) -> None:
+    """MM-20 and MM-23: a kept search card is equipped or packed; the backpack holds 3 besides tricks,
+    and a mouse equips one card per slot, two in its paws."""
+    others = [kept for kept in mouse["cards"] if kept["name"] != card["name"]]
+    if card["place"] == "pack" and packed(others) >= PACK_LIMIT:
         raise RuleError(N_("A backpack holds at most 3 cards besides tricks: discard one."), code="pack_full")
-    mouse["cards"] = [*others, {"name": name, "place": place}]
+    if card["place"] == "equipped":
+        check_slot_free(mouse, others, card["slot"])
+    mouse["cards"] = [*others, card]
+
+
+def check_slot_free(mouse: dict, others: list[dict], slot: str) -> None:
+    equipped = [card for card in others if card["place"] == "equipped"]
+    if slot in PAWS_USED:
+        if sum(PAWS_USED.get(card["slot"], 0) for card in equipped) + PAWS_USED[slot] > PAWS:
+            raise RuleError(
+                N_("%(mouse)s has no free paw: put a card from its paws in the backpack first."),
+                code="slot_full",
+                mouse=mouse_label(mouse),
+            )
+        return
+    for card in equipped:
+        if card["slot"] == slot:
+            raise RuleError(
+                N_("%(mouse)s already has %(card)s in that slot: put it in the backpack first."),
+                code="slot_full",
+                mouse=mouse_label(mouse),
+                card=card["name"],
+            )
 
 
 def drop_card(mouse: dict, name: str) -> None:
@@ -190,13 +223,13 @@ def award(state: dict, mouse: dict, achievement: str, check: bool = True) -> Non
         check_lost(state)
 
 
-def choose_carried_card(mouse: dict, name: str, place: str) -> None:
+def choose_carried_card(mouse: dict, name: str, place: str, slot: str | None) -> None:
     """MM-38: the card goes on as it is now (equipped or packed); a card not on the sheet where the player says."""
     if not name:
         mouse["search_card"] = None
         return
     kept = [card for card in mouse["cards"] if card["name"] == name]
-    mouse["search_card"] = dict(kept[0]) if kept else {"name": name, "place": place}
+    mouse["search_card"] = dict(kept[0]) if kept else placed_card(name, place, slot)
 
 
 def carry_over(mouse: dict) -> None:

@@ -53,6 +53,17 @@ PARTY_ITEMS = {
     "disguises": N_("Disguises"),
 }
 CARD_PLACES = {"equipped": N_("Equipped"), "pack": N_("In the backpack"), "trick": N_("Trick in the backpack")}
+# MM-23: one equipped card per slot, except the two paws. The rulebook names the paws; the other slots are
+# read off the card's slot graphic (armour by the part of the body it covers, accessories): an assumption
+# to check against the cards.
+SLOTS = {
+    "paw": N_("One paw"),
+    "paws": N_("Both paws"),
+    "head": N_("Head"),
+    "body": N_("Body"),
+    "accessory": N_("Accessory"),
+}
+PAWS_USED = {"paw": 1, "paws": 2}
 
 DIE_SYMBOLS = {
     "sword": N_("Sword"),

@@ -18,6 +18,7 @@ from .names import (
     MINIONS,
     OTHER,
     PARTY_ITEMS,
+    SLOTS,
     STATUSES,
     arrivals_label,
     card_label,
@@ -475,14 +476,14 @@ def set_status(state: dict, actor: str, action: dict, rng) -> None:
 
 def take_card(state: dict, actor: str, action: dict, rng) -> None:
     mouse = the_mouse(state, actor, action)
-    card, place = required_text(action, "card"), schema.choice(action, "place")
-    mice.take_card(mouse, card, place)
+    card = mice.placed_card(required_text(action, "card"), schema.choice(action, "place"), action.get("slot"))
+    mice.take_card(mouse, card)
     note(
         state,
         N_("%(mouse)s keeps %(card)s: %(place)s."),
         mouse=mouse_label(mouse),
-        card=card,
-        place=msg(CARD_PLACES[place]),
+        card=card["name"],
+        place=place_label(card),
     )
 
 
@@ -517,7 +518,7 @@ def capture_mouse(state: dict, actor: str, action: dict, rng) -> None:
 def carry_card(state: dict, actor: str, action: dict, rng) -> None:
     mouse = the_mouse(state, actor, action)
     place = schema.choice(action, "place") if "place" in action else "pack"
-    mice.choose_carried_card(mouse, schema.text(action, "card"), place)
+    mice.choose_carried_card(mouse, schema.text(action, "card"), place, action.get("slot"))
     note(
         state,
         N_("%(mouse)s will carry %(card)s into the next chapter."),
@@ -770,13 +771,21 @@ def mouse_sheet(state: dict, mouse: dict) -> dict:
         "search_card": card_entry(mouse["search_card"]) if mouse["search_card"] else None,
         "cards": [card_entry(card) for card in mouse["cards"]],
         "card_places": [{"place": place, "label": msg(label)} for place, label in CARD_PLACES.items()],
+        "slots": [{"slot": slot, "label": msg(label)} for slot, label in SLOTS.items()],
         "rooms_searched": list(mouse["rooms_searched"]),
         "achievements": [{"label": msg(ACHIEVEMENTS[a]), "reminder": msg(ACHIEVEMENT_REMINDERS[a])} for a in earned],
     }
 
 
 def card_entry(card: dict) -> dict:
-    return {**card, "place_label": msg(CARD_PLACES[card["place"]])}
+    return {**card, "place_label": place_label(card)}
+
+
+def place_label(card: dict) -> dict:
+    """"Equipped" names the slot: "Equipped: Both paws"."""
+    if card["place"] == "equipped":
+        return msg(N_("Equipped: %(slot)s"), slot=msg(SLOTS[card["slot"]]))
+    return msg(CARD_PLACES[card["place"]])
 
 
 def rooms_named(state: dict) -> list[str]:

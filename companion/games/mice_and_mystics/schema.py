@@ -2,13 +2,14 @@
 
 from companion.games.base import N_, RuleError
 
-from .names import ACHIEVEMENTS, CARD_PLACES, HEROES, LEADER, MINIONS, OTHER, PARTY_ITEMS, STATUSES
+from .names import ACHIEVEMENTS, CARD_PLACES, HEROES, LEADER, MINIONS, OTHER, PARTY_ITEMS, SLOTS, STATUSES
 
 TEXT = {"type": "string", "maxLength": 200}
 COUNT = {"type": "integer", "minimum": 1, "maximum": 30, "default": 1}
 PAGES = {"type": "integer", "minimum": -10, "maximum": 10, "default": 1}
 ROLLS = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 3}}
 MOUSE = {"type": "string"}
+SLOT = {"type": "string", "enum": list(SLOTS), "description": "The slot an equipped card fills (MM-23)."}
 
 
 def fields(required: tuple[str, ...] = (), **properties) -> dict:
@@ -108,7 +109,11 @@ ACTIONS = {
         on={"type": "boolean", "default": True},
     ),
     "take_card": fields(
-        ("mouse", "card", "place"), mouse=MOUSE, card=TEXT, place={"type": "string", "enum": list(CARD_PLACES)}
+        ("mouse", "card", "place"),
+        mouse=MOUSE,
+        card=TEXT,
+        place={"type": "string", "enum": list(CARD_PLACES)},
+        slot=SLOT,
     ),
     "drop_card": fields(("mouse", "card"), mouse=MOUSE, card=TEXT),
     "searched": fields(("mouse", "room"), mouse=MOUSE, room=TEXT),
@@ -128,6 +133,7 @@ ACTIONS = {
             "enum": list(CARD_PLACES),
             "description": "Where a card not on the mouse's sheet goes (default: the backpack).",
         },
+        slot=SLOT,
     ),
     "award": fields(("mouse", "achievement"), mouse=MOUSE, achievement={"type": "string", "enum": list(ACHIEVEMENTS)}),
     "next_chapter": fields(),
