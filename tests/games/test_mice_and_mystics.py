@@ -785,6 +785,28 @@ def test_the_party_stash_holds_the_party_items_and_an_item_cannot_be_taken_from_
     assert refused.value.message["args"]["item"]["msg"] == "Dinner Fork"
 
 
+def test_a_party_token_left_in_a_room_leaves_the_board_when_the_mice_leave_it():
+    token = {"type": "party_token", "item": "fork"}
+    state = do(chapter(["collin"]), {"type": "stash", "item": "fork"}, {"type": "stash", "item": "grape"})  # MM-43
+    state = do(state, {**token, "to": "room"}, {"type": "party_token", "item": "grape", "to": "room"})
+    assert (state["stash"]["fork"], state["room_items"]["fork"]) == (0, 1)
+    state = do(state, {"type": "party_token", "item": "grape", "to": "stash"})
+    after = do(state, reveal("Rat patrol"))
+    assert after["room_items"]["fork"] == 0 and after["stash"] == {**state["stash"], "grape": 1}
+    assert any(line["msg"].startswith("%(item)s stays behind") for line in after["events"])
+    assert do(state, {"type": "leave_room"})["room_items"]["fork"] == 0
+    assert do(state, {**token, "to": "discard"})["room_items"]["fork"] == 0
+
+
+@pytest.mark.parametrize(
+    ("to", "code"), [("room", "empty_stash"), ("stash", "not_in_room"), ("discard", "not_in_room")]
+)
+def test_a_party_token_moves_only_from_where_it_is(to, code):
+    with pytest.raises(RuleError) as refused:
+        do(chapter(["collin"]), {"type": "party_token", "item": "disguises", "to": to})  # MM-43
+    assert refused.value.code == code
+
+
 def test_a_single_chapter_table_has_no_next_chapter():
     with pytest.raises(RuleError):
         do(do(chapter(["collin"]), {"type": "goals_done"}), {"type": "next_chapter"})

@@ -97,6 +97,8 @@ def playing_table(client):
     act(client, table, "player-1", type="mouse_cheese", mouse="collin", count=7)
     act(client, table, "player-1", type="award", mouse="collin", achievement="cheese_master")
     act(client, table, "player-2", type="roll_dice", count=3)
+    act(client, table, "player-2", type="stash", item="fork", change=1)
+    act(client, table, "player-2", type="party_token", item="fork", to="room")
     act(client, table, "player-2", type="capture_mouse", mouse="mouse-1")
     act(client, table, "player-1", type="add_cheese", count=2)
     return table

@@ -133,6 +133,8 @@ class MiceAndMystics(Game):
             # during the face-up encounter card, the party stash, story achievements and free notes.
             "roach_kills": {},
             "stash": dict.fromkeys(PARTY_ITEMS, 0),
+            # MM-43: party tokens on the board in the mice's room, gone when the mice leave it.
+            "room_items": dict.fromkeys(PARTY_ITEMS, 0),
             "story_achievements": [],
             "notes": "",
             # Q13: the hit points this table last gave each minion type, the default for the next.
@@ -311,6 +313,7 @@ def reveal_encounter(state: dict, actor: str, action: dict, rng) -> None:
     }
     state["rooms_explored"] += 1
     state["roach_kills"] = {}
+    leave_the_room(state)  # MM-22: exploring takes every mouse to the new room
     if not now:
         note(state, N_("New encounter: %(card)s."), card=name)
         return
@@ -540,6 +543,46 @@ def stash(state: dict, actor: str, action: dict, rng) -> None:
     note(state, N_("Party stash: %(item)s × %(count)s."), item=msg(PARTY_ITEMS[item]), count=state["stash"][item])
 
 
+def party_token(state: dict, actor: str, action: dict, rng) -> None:
+    """MM-43: a party item's token goes from the stash onto the board, back to the stash, or is used up."""
+    item, to = schema.choice(action, "item"), schema.choice(action, "to")
+    label = msg(PARTY_ITEMS[item])
+    if to == "room":
+        take_token(state, "stash", item, N_("The party stash holds no %(item)s."), "empty_stash")
+        state["room_items"][item] += 1
+        note(state, N_("%(item)s goes on the board in this room."), item=label)
+        return
+    take_token(state, "room_items", item, N_("No %(item)s lies in this room."), "not_in_room")
+    if to == "stash":
+        state["stash"][item] += 1
+        note(state, N_("%(item)s goes back to the party stash."), item=label)
+    else:
+        note(state, N_("%(item)s is used up: shuffle its card back into the search deck."), item=label)
+
+
+def take_token(state: dict, where: str, item: str, refusal: str, code: str) -> None:
+    if not state[where][item]:
+        raise RuleError(refusal, code=code, item=msg(PARTY_ITEMS[item]))
+    state[where][item] -= 1
+
+
+def leave_room(state: dict, actor: str, action: dict, rng) -> None:
+    note(state, N_("The mice leave the room."))
+    leave_the_room(state)
+
+
+def leave_the_room(state: dict) -> None:
+    """MM-43: a party token left in a room leaves the board, and its card goes back into the search deck."""
+    for item, count in state["room_items"].items():
+        if count:
+            note(
+                state,
+                N_("%(item)s stays behind: the token leaves the board; shuffle its card back into the search deck."),
+                item=msg(PARTY_ITEMS[item]),
+            )
+    state["room_items"] = dict.fromkeys(PARTY_ITEMS, 0)
+
+
 def story_achievement(state: dict, actor: str, action: dict, rng) -> None:
     """MM-38: story achievements stay with the party from chapter to chapter."""
     text = required_text(action, "text")
@@ -592,6 +635,7 @@ def next_chapter(state: dict, actor: str, action: dict, rng) -> None:
         achievements={},
         roach_kills={},
         stash=dict.fromkeys(PARTY_ITEMS, 0),
+        room_items=dict.fromkeys(PARTY_ITEMS, 0),
         surge=None,
         banner=None,
     )
@@ -642,6 +686,8 @@ HANDLERS = {
     "searched": searched,
     "greedy_roaches": greedy_roaches,
     "stash": stash,
+    "party_token": party_token,
+    "leave_room": leave_room,
     "story_achievement": story_achievement,
     "set_notes": set_notes,
     "capture_mouse": capture_mouse,
@@ -694,6 +740,9 @@ def public_view(state: dict) -> dict:
         "chapters": state["chapters"],
         "banner": state["banner"],
         "stash": [{"item": item, "label": msg(PARTY_ITEMS[item]), "count": n} for item, n in state["stash"].items()],
+        "room_items": [
+            {"item": item, "label": msg(PARTY_ITEMS[item]), "count": n} for item, n in state["room_items"].items() if n
+        ],
         "story_achievements": list(state["story_achievements"]),
         "notes": state["notes"],
         "rooms_searched": rooms_named(state),
@@ -782,7 +831,7 @@ def card_entry(card: dict) -> dict:
 
 
 def place_label(card: dict) -> dict:
-    """"Equipped" names the slot: "Equipped: Both paws"."""
+    """ "Equipped" names the slot: "Equipped: Both paws"."""
     if card["place"] == "equipped":
         return msg(N_("Equipped: %(slot)s"), slot=msg(SLOTS[card["slot"]]))
     return msg(CARD_PLACES[card["place"]])

@@ -121,6 +121,16 @@ ACTIONS = {
     "stash": fields(
         ("item",), item={"type": "string", "enum": list(PARTY_ITEMS)}, change={**PAGES, "minimum": -1, "maximum": 1}
     ),
+    "party_token": fields(
+        ("item", "to"),
+        item={"type": "string", "enum": list(PARTY_ITEMS)},
+        to={
+            "type": "string",
+            "enum": ["room", "stash", "discard"],
+            "description": "room: from the stash onto the board; stash: picked up again; discard: used up.",
+        },
+    ),
+    "leave_room": fields(),
     "story_achievement": fields(("text",), text=TEXT, on={"type": "boolean", "default": True}),
     "set_notes": fields((), text={"type": "string", "maxLength": 2000}),
     "capture_mouse": fields(("mouse",), mouse=MOUSE),
