@@ -19,19 +19,28 @@
     return !!live && live.dataset.yourTurn === "true";
   }
 
-  // Keep what the player is typing when a fresh view replaces the form.
+  // Keep what the player is typing when a fresh view replaces the form: the same form, about the same thing (its
+  // hidden fields: a bid on the next car starts blank, not with the number ticked for the last one).
+  function fieldKey(input) {
+    var key = input.form.dataset.action;
+    input.form.querySelectorAll("input[type=hidden]").forEach(function (hidden) {
+      if (["seen_seq", "client_action_id", "csrf_token"].indexOf(hidden.name) < 0) { key += "&" + hidden.name + "=" + hidden.value; }
+    });
+    return key + "/" + input.name;
+  }
+
   function typedValues() {
     var values = {};
     document.querySelectorAll("#live form[data-action] [data-dirty]").forEach(function (input) {
       if (input.type === "radio" && !input.checked) { return; } // of a group of choices, the one ticked
-      values[input.form.dataset.action + "/" + input.name] = input.value;
+      values[fieldKey(input)] = input.value;
     });
     return values;
   }
 
   function restoreTyped(values) {
     document.querySelectorAll("#live form[data-action] [name]").forEach(function (input) {
-      var key = input.form.dataset.action + "/" + input.name;
+      var key = fieldKey(input);
       if (key in values && input.type === "radio") {
         input.checked = input.value === values[key];
         input.dataset.dirty = "true";

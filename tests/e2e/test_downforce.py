@@ -62,6 +62,8 @@ def test_on_a_small_phone_the_bid_the_driver_power_and_the_bet_are_in_the_first_
         form = bidder.locator("form[data-action=bid]")
         stripes = form.get_by_role("button", name="2", exact=True)
         in_first_screen(bidder, stripes)
+        # A new car starts with nothing ticked: not the number this phone ticked for its last car.
+        expect(form.locator("input[name=amount]:checked")).to_have_count(0)
         count_taps(bidder)
         form.locator("label.df-choice", has_text="5").click()  # the number in the car's colour stripe
         form.locator("label.df-choice", has_text="the card has a wild stripe").click()
