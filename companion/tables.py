@@ -16,7 +16,7 @@ import threading
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.games.base import HOST, N_, Game, RuleError, SeatSpec, msg
 from companion.rng import Rng
@@ -42,6 +42,7 @@ HISTORY_WINDOW = 20
 # A phone the host let in as a second host device is kept among the seats under this prefix, which no game's
 # seat id has: one record per host link, its invite until the link is used, then the device's token.
 HOST_DEVICE = "host-device:"
+LEFT_OUT = N_("An action kept from an earlier version of the app no longer fits its rules and was left out.")
 
 
 class TableError(Exception):
@@ -180,10 +181,15 @@ class LiveTable:
             self.next_table = event.payload["table"]
         else:
             before = self.state
-            self.state = after if after is not None else self.apply(event)
-            self.undo_stack.append((event.seq, before, event.payload, event.actor))
-            for line in history_lines(event.seq, self.game.describe(before, self.state, event.actor, event.payload)):
-                self._add_line(line)
+            try:
+                self.state = after if after is not None else self.apply(event)
+            except RuleError:
+                self._leave_out(event)
+            else:
+                self.undo_stack.append((event.seq, before, event.payload, event.actor))
+                lines = self.game.describe(before, self.state, event.actor, event.payload)
+                for line in history_lines(event.seq, lines):
+                    self._add_line(line)
         if event.client_action_id:
             self.action_ids[event.actor, event.client_action_id] = event.seq
         self.seq = event.seq
@@ -203,15 +209,33 @@ class LiveTable:
     def apply(self, event: Event) -> dict:
         return self.game.apply(self.state, event.actor, event.payload, Rng(self.record.seed, event.seq))
 
+    def _leave_out(self, event: Event) -> None:
+        """A logged action that the rules refuse on replay: the log was kept under an earlier version of them.
+
+        That version accepted it, and the players went on from there; the table must still open, so the
+        action is left out, the history says so, and an undo of it changes nothing but its line.
+        """
+        self.undo_stack.append((event.seq, self.state, None, event.actor))
+        self._add_line(HistoryLine(event.seq, LEFT_OUT, {}))
+
+    def state_after_undo(self) -> dict:
+        """The state once the last action still in force is undone (RuleError: the game refuses the undo)."""
+        _seq, before, action, _actor = self.undo_stack[-1]
+        return before if action is None else self.game.undo(before, self.state, action)
+
     def _fold_undo(self, event: Event) -> None:
+        restored = self.state_after_undo()
         undone_seq, before, action, actor = self.undo_stack.pop()
-        undone = self.state
-        self.state = self.game.undo(before, undone, action)
-        # The undone action's lines are told again against the state after the undo: a secret
-        # that the undo hides again (Mister X's station at an undone end) must leave them too.
-        told = history_lines(undone_seq, self.game.describe_undone(before, undone, self.state, actor, action), True)
+        undone, self.state = self.state, restored
         start = bisect.bisect_left(self.history, undone_seq, key=lambda line: line.seq)
         end = bisect.bisect_right(self.history, undone_seq, key=lambda line: line.seq)
+        if action is None:  # left out on replay: only its line is undone
+            told = [replace(line, undone=True) for line in self.history[start:end]]
+        else:
+            # The undone action's lines are told again against the state after the undo: a secret
+            # that the undo hides again (Mister X's station at an undone end) must leave them too.
+            lines = self.game.describe_undone(before, undone, self.state, actor, action)
+            told = history_lines(undone_seq, lines, True)
         self.line_counts.subtract(seat for line in self.history[start:end] for seat in line.readers)
         self.line_counts.update(seat for line in told for seat in line.readers)
         self.history[start:end] = told
@@ -584,9 +608,9 @@ class Tables:
                 raise Conflict(N_("There is nothing to undo."))
             if table.next_table:  # everyone has moved on to the new table: the game that led there stays
                 raise Conflict(N_("The players have moved on to a new table: this game stays as it ended."))
-            undone_seq, before, action, _actor = table.undo_stack[-1]
+            undone_seq = table.undo_stack[-1][0]
             try:
-                table.game.undo(before, table.state, action)
+                table.state_after_undo()
             except RuleError as error:
                 raise Refused(error) from error
             return Event(table.seq + 1, "undo", HOST, {"undoes": undone_seq}, client_action_id, self.clock()), None

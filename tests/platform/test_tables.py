@@ -158,3 +158,33 @@ def test_a_concurrent_action_from_a_round_that_is_over_is_refused_as_stale(servi
         service.act(code, "player-1", {"type": "write", "note": "meant for round 1"}, seen_seq=1)
     seq, _ = service.act(code, "player-1", {"type": "write", "note": "for round 2"}, seen_seq=3)
     assert seq == 4
+
+
+def test_a_logged_action_the_rules_now_refuse_is_left_out_and_the_table_still_opens(app, tmp_path):
+    """A log kept under an earlier version of a game's rules: the table opens after an upgrade, and plays on."""
+    from companion import create_app
+    from companion.store import Event
+    from companion.tables import LEFT_OUT
+
+    service = app.extensions["companion"]
+    code, host, _tokens = open_table(service, players=2)
+    service.act(code, "player-1", {"type": "write", "note": "kept"})
+    # What an earlier version accepted and this one refuses (here: a note written by the host).
+    service.store.append(code, Event(2, "action", HOST, {"type": "write", "note": "earlier rules"}))
+    service.store.append(code, Event(3, "action", "player-2", {"type": "roll"}))
+
+    upgraded = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "EXTRA_GAMES": "tests.secret_notes"})
+    tables = upgraded.extensions["companion"]
+    view = tables.view(code, "player-1", full_history=True)
+    assert view["seq"] == 3
+    assert view["view"]["written"] == ["player-1"] and len(view["view"]["dice"]) == 1
+    assert [line["msg"] for line in view["history"] if line["seq"] == 2] == [LEFT_OUT]
+
+    tables.undo(code)  # the roll
+    tables.undo(code)  # the left-out action: nothing changes but its line
+    view = tables.view(code, "player-1", full_history=True)
+    assert view["view"]["written"] == ["player-1"] and view["view"]["dice"] == []
+    assert [(line["msg"], line["undone"]) for line in view["history"] if line["seq"] == 2] == [(LEFT_OUT, True)]
+    tables.undo(code)  # and the action before it is undone as usual
+    assert tables.view(code, "player-1")["view"]["written"] == []
+    assert tables.act(code, "player-2", {"type": "write", "note": "plays on"}) == (7, False)
