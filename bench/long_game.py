@@ -18,9 +18,9 @@ import tempfile
 import time
 from types import SimpleNamespace
 
-from companion import create_app
 from companion.store import Event
 from companion.tables import token_hash
+from companion.web.app import create_app
 from companion.web.ws import render_push
 
 GAME = "mice-and-mystics"

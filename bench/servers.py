@@ -39,7 +39,14 @@ def server_command(worker: str, port: int, data_dir: str) -> list[str]:
             "--data-dir",
             data_dir,
         ]
-    return [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "companion:create_app()"]
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-c",
+        str(ROOT / "deploy" / "gunicorn.conf.py"),
+        "companion.web.app:create_app()",
+    ]
 
 
 class Server:

@@ -68,8 +68,8 @@ def print_join(url: str) -> None:
 
 
 def serve(args: argparse.Namespace) -> None:
-    from companion import create_app
     from companion.slow_clients import LanRequestHandler, LanServer
+    from companion.web.app import create_app
 
     scheme = "https" if args.tls else "http"
     shown_host = lan_address() if args.host in ("0.0.0.0", "") else args.host

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, request
 from flask_babel import Babel, get_locale, get_translations
 
-from companion import PACKAGE
+from companion.paths import PACKAGE
 
 LANGUAGES = {"en": "English", "cs": "Čeština", "nl": "Nederlands"}
 LANG_COOKIE = "lang"

@@ -1,4 +1,4 @@
-"""gunicorn settings for Table Companion: `gunicorn -c deploy/gunicorn.conf.py 'companion:create_app()'`.
+"""gunicorn settings for Table Companion: `gunicorn -c deploy/gunicorn.conf.py 'companion.web.app:create_app()'`.
 
 Every open page holds a WebSocket for as long as it is open: with gevent each
 costs two greenlets (a few KB), not two OS threads. The one thing that must not

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import create_app
+from companion.web.app import create_app
 
 TESTS = Path(__file__).resolve().parent
 SHARED = TESTS.parent.parent / "shared"

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from companion import create_app
+from companion.web.app import create_app
 from tests.pages import Device, Forms, open_table, visible_text
 
 GAMES = ("downforce", "eat-your-tourist", "mice-and-mystics", "scotland-yard")

@@ -8,7 +8,7 @@ from pathlib import Path
 import brotli
 from flask import url_for
 
-from companion import resource_dir
+from companion.paths import resource_dir
 
 STATIC = Path(resource_dir("static"))
 IMMUTABLE = "public, max-age=31536000, immutable"

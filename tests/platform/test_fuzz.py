@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import create_app
+from companion.web.app import create_app
 from tests.conftest import TEST_GAMES
 from tests.real_services import postgres_database
 

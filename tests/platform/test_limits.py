@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion import create_app
+from companion.web.app import create_app
 from tests.conftest import TEST_GAMES
 from tests.platform.test_pages import csrf
 from tests.real_services import REDIS, redis_prefix

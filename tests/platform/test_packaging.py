@@ -33,7 +33,7 @@ def test_the_installed_wheel_serves_pages_without_the_source_tree(wheel, tmp_pat
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
                    check=True)
     script = (
-        "import companion, sys; from companion import create_app;"
+        "import companion, sys; from companion.web.app import create_app;"
         "assert companion.__file__.startswith(sys.argv[1]), companion.__file__;"
         "c = create_app({'DATA_DIR': sys.argv[2]}).test_client();"
         "page = c.get('/?lang=nl').get_data(as_text=True); assert 'Tafel openen' in page, page;"

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from companion import create_app
+from companion.web.app import create_app
 
 
 def csrf(client, path="/"):

@@ -162,9 +162,9 @@ def test_a_concurrent_action_from_a_round_that_is_over_is_refused_as_stale(servi
 
 def test_a_logged_action_the_rules_now_refuse_is_left_out_and_the_table_still_opens(app, tmp_path):
     """A log kept under an earlier version of a game's rules: the table opens after an upgrade, and plays on."""
-    from companion import create_app
     from companion.store import Event
     from companion.tables import LEFT_OUT
+    from companion.web.app import create_app
 
     service = app.extensions["companion"]
     code, host, _tokens = open_table(service, players=2)

@@ -7,8 +7,8 @@ import threading
 import psycopg
 import pytest
 
-from companion import create_app
 from companion.store.postgres import PostgresStore
+from companion.web.app import create_app
 from tests.conftest import TEST_GAMES
 from tests.real_services import POSTGRES, postgres_database
 

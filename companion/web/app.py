@@ -1,0 +1,57 @@
+"""The app factory: the one place that puts the Flask app together from the Flask-free core."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from companion import assets, boundary, games, i18n, security, slow_clients
+from companion import config as settings
+from companion.live import Hub
+from companion.paths import resource_dir
+from companion.store import open_store
+from companion.tables import Tables
+from companion.web import api, pages, ws
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """The app factory: configuration, store, live updates, languages and the web blueprints."""
+    app = Flask("companion", template_folder=resource_dir("templates"), static_folder=resource_dir("static"))
+    app.config.update(settings.from_environment())
+    app.config.update(config or {})
+    Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = settings.secret_key(app.config["DATA_DIR"])
+    app.config.update(SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True)
+    # Served over HTTPS (`serve --tls`, or nginx with a certificate): the session cookie never goes out in clear.
+    if (app.config["PUBLIC_URL"] or "").startswith("https://"):
+        app.config["SESSION_COOKIE_SECURE"] = True
+    # No ping_interval: simple-websocket would then watch every socket with a selector of its own around each
+    # read; each page pings from its own thread instead (web/ws.py, PING_INTERVAL).
+    app.config.setdefault("SOCK_SERVER_OPTIONS", {"max_message_size": boundary.MAX_BODY})
+
+    store = open_store(app.config["DATABASE_URL"], app.config["DATA_DIR"])
+    hub = Hub(render=lambda code, page: ws.render_push(app, code, page))
+    if app.config["REDIS_URL"]:
+        from companion.redis_fanout import RedisHub
+
+        hub = RedisHub(app.config["REDIS_URL"], render=hub.render, tables=lambda: app.extensions.get("companion"),
+                       prefix=app.config["REDIS_PREFIX"])
+    app.extensions["companion"] = Tables(store, games.load(app.config["EXTRA_GAMES"].split(",")), publish=hub.publish)
+    app.extensions["companion.hub"] = hub
+
+    i18n.init_app(app)
+    boundary.init_app(app)
+    security.init_app(app)
+    # Outermost: no part of the app waits on a body that trickles in (a slow client holds its connection only so long).
+    app.wsgi_app = slow_clients.BodyDeadline(
+        app.wsgi_app, app.config["REQUEST_TIMEOUT"], app.config["MAX_CONTENT_LENGTH"]
+    )
+    assets.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    ws.sock.init_app(app)
+    app.register_blueprint(ws.bp)
+    security.init_limits(app)
+    return app
