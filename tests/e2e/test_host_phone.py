@@ -15,7 +15,8 @@ def host_link(display, base: str, code: str) -> str:
     display.get_by_role("button", name="Run the table from a phone…").click()
     qr = display.get_by_role("img", name="QR code that makes a phone a host of this table")
     expect(qr).to_be_visible()
-    assert qr.evaluate("image => image.complete && image.naturalWidth > 0")
+    # decode() waits for the image to arrive (the page goes on while it loads) and fails on a broken one.
+    assert qr.evaluate("image => image.decode().then(() => image.naturalWidth)") > 0
     link = display.locator(".url").inner_text()
     display.goto(f"{base}/t/{code}/display")
     return link
