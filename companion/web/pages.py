@@ -344,10 +344,7 @@ def use_host_link(code, invite):
 
 @bp.get("/t/<code>/host-link/<invite>/qr.svg")
 def host_link_qr(code, invite):
-    code = tables().live(code).record.code
-    if not cookie_is_host(code):
-        abort(403)
-    return _qr_svg(external_url("pages.open_host_link", code=code, invite=invite))
+    return _one_time_qr(code, "pages.open_host_link", invite)
 
 
 @bp.get("/t/<code>/qr.svg")
@@ -358,10 +355,15 @@ def join_qr(code):
 
 @bp.get("/t/<code>/invite/<invite>/qr.svg")
 def invite_qr(code, invite):
+    return _one_time_qr(code, "pages.invited", invite)
+
+
+def _one_time_qr(code: str, endpoint: str, invite: str):
+    """The QR code of a one-time link the host hands out (a freed seat, a host phone): for the host's eyes only."""
     code = tables().live(code).record.code
     if not cookie_is_host(code):
         abort(403)
-    return _qr_svg(external_url("pages.invited", code=code, invite=invite))
+    return _qr_svg(external_url(endpoint, code=code, invite=invite))
 
 
 @bp.get("/sw.js")

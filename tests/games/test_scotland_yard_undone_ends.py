@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections import deque
 
 import pytest
 
 from companion.games.scotland_yard.board import BOARD
 from companion.games.scotland_yard.rules import DETECTIVE_RIDES, FIGURE_TOOK, MISTER_X, SKIP_REASONS
+from tests.games.test_scotland_yard_web import distances_to
 from tests.http import call
 from tests.leaks import DISPLAY, Table, json_frames, walk
 
@@ -50,18 +50,6 @@ def rides_from(station: int, tickets: dict | None) -> dict[int, str]:
             for near in BOARD.neighbours(station, ride):
                 reach.setdefault(near, ride)
     return reach
-
-
-def distances_to(target: int) -> dict[int, int]:
-    far, queue = {target: 0}, deque([target])
-    while queue:
-        station = queue.popleft()
-        for ride in DETECTIVE_RIDES:
-            for near in BOARD.neighbours(station, ride):
-                if near not in far:
-                    far[near] = far[station] + 1
-                    queue.append(near)
-    return far
 
 
 def tickets_of(public: dict, figure: dict) -> dict | None:
