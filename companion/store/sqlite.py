@@ -64,41 +64,50 @@ def store_error(error: sqlite3.OperationalError) -> StoreBusy:
     return CannotWrite(f"{reason}: {error}") if reason else StoreBusy(str(error))
 
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    code TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    host_token_hash TEXT NOT NULL,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    archived INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS events (
-    code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    actor TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    client_action_id TEXT,
-    created REAL NOT NULL,
-    PRIMARY KEY (code, seq)
-);
--- A client action id is one phone's (or the host's): another actor may happen to use the same.
-DROP INDEX IF EXISTS events_client_action;
-CREATE UNIQUE INDEX IF NOT EXISTS events_actor_action
-    ON events (code, actor, client_action_id) WHERE client_action_id IS NOT NULL;
-CREATE TABLE IF NOT EXISTS seats (
-    code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
-    seat TEXT NOT NULL,
-    name TEXT,
-    token_hash TEXT,
-    invite_hash TEXT,
-    extra TEXT NOT NULL DEFAULT '{}',
-    PRIMARY KEY (code, seat)
-);
-"""
+# Each entry moves the schema one version on (PRAGMA user_version), as PostgreSQL's MIGRATIONS do; never edit
+# an entry once released, append a new one. The first two use IF (NOT) EXISTS: a file from before this list
+# (user_version 0) already holds the tables and events_actor_action, and its data must come through.
+MIGRATIONS = (
+    (
+        """CREATE TABLE IF NOT EXISTS tables (
+            code TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            options TEXT NOT NULL,
+            seed TEXT NOT NULL,
+            host_token_hash TEXT NOT NULL,
+            created REAL NOT NULL,
+            updated REAL NOT NULL,
+            archived INTEGER NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE IF NOT EXISTS events (
+            code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            client_action_id TEXT,
+            created REAL NOT NULL,
+            PRIMARY KEY (code, seq)
+        )""",
+        """CREATE TABLE IF NOT EXISTS seats (
+            code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+            seat TEXT NOT NULL,
+            name TEXT,
+            token_hash TEXT,
+            invite_hash TEXT,
+            extra TEXT NOT NULL DEFAULT '{}',
+            PRIMARY KEY (code, seat)
+        )""",
+    ),
+    # A client action id is one phone's (or the host's): another actor may happen to use the same.
+    (
+        "DROP INDEX IF EXISTS events_client_action",
+        "CREATE UNIQUE INDEX IF NOT EXISTS events_actor_action"
+        " ON events (code, actor, client_action_id) WHERE client_action_id IS NOT NULL",
+    ),
+    # The idle tables that housekeeping prunes, found without reading every table (PostgreSQL had it already).
+    ("CREATE INDEX tables_idle ON tables (archived, updated)",),
+)
 
 
 class _Pending:
@@ -128,8 +137,16 @@ class SqliteStore:
         self._queue: list[_Pending] = []
         self._queue_lock = threading.Lock()
         self._committing = False
-        with self._write_lock:
-            self._writer.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring the file to the newest version; in one write transaction, so two processes opening it take turns."""
+        with self._transaction() as db:
+            done = db.execute("PRAGMA user_version").fetchone()[0]
+            for version, statements in enumerate(MIGRATIONS[done:], start=done + 1):
+                for statement in statements:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {version}")
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
