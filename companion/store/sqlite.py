@@ -140,7 +140,12 @@ class SqliteStore:
         self._migrate()
 
     def _migrate(self) -> None:
-        """Bring the file to the newest version; in one write transaction, so two processes opening it take turns."""
+        """Bring the file to the newest version; in one write transaction, so two processes opening it take turns.
+
+        A file already at the newest version is only read: opening it takes no write lock.
+        """
+        if self._read("PRAGMA user_version")[0][0] == len(MIGRATIONS):
+            return
         with self._transaction() as db:
             done = db.execute("PRAGMA user_version").fetchone()[0]
             for version, statements in enumerate(MIGRATIONS[done:], start=done + 1):
