@@ -258,3 +258,31 @@ def test_every_ticket_s_text_stands_out_from_its_colour_by_at_least_4_5_to_1(tic
     css = (ROOT / "static" / "games" / "scotland-yard.css").read_text()
     colours = dict(re.findall(r"--([\w-]+): (#[0-9a-f]{6})", css.split("@media")[0]))
     assert contrast(colours[ticket], colours[f"{ticket}-fg"]) >= 4.5
+
+
+TICKET_CHIP = re.compile(r'class="sy-ticket t-(\w+)">([^<]*?)\s*(?:<b class="count">|</span>)')
+ENGLISH_TICKETS = {"Underground", "Metro", "Black", "Black ticket", "Double move"}
+
+
+def ticket_names(texts: list[str]) -> dict[str, set[str]]:
+    """Each ticket kind and every name its chips carry across the given pages."""
+    names: dict[str, set[str]] = {}
+    for text in texts:
+        for kind, name in TICKET_CHIP.findall(text):
+            names.setdefault(kind, set()).add(name.strip())
+    return names
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "nl"])
+def test_each_ticket_has_one_name_on_every_screen_and_no_english_one_in_czech_or_dutch(client, lang):
+    code, tokens = open_table(client)
+    api(client, code, tokens[MISTER_X], **mister_x_step(api(client, code, tokens[MISTER_X])))
+    seen = screens(client, code, tokens, lang) + [page(client.application, code, tokens, "display", lang)]
+    names = ticket_names(seen)
+    assert {"taxi", "bus", "underground", "black"} <= set(names), names
+    # the black ticket's chip may drop the word "ticket" where space is short: one name, its short form
+    names["black"] = {name.split()[0] for name in names["black"]}
+    assert all(len(shown) == 1 for shown in names.values()), names
+    if lang != "en":
+        english = {name for shown in names.values() for name in shown} & ENGLISH_TICKETS - {"Metro"}
+        assert not english, english
