@@ -275,6 +275,33 @@ def test_the_minions_are_run_by_the_lowest_mouse_and_defended_by_the_player_to_t
     assert view["defence_roller"] == "player-1"
 
 
+@pytest.mark.parametrize(
+    ("lang", "once", "twice"),
+    [
+        ("en", "Bea runs the minions and rolls their defence.", "Bea runs the minions; Anna rolls their defence."),
+        ("cs", "Nohsledy hraje Bea a hází i jejich obranu.", "Nohsledy hraje Bea; jejich obranu hází Anna."),
+        (
+            "nl",
+            "Bea speelt de handlangers en gooit ook hun verdediging.",
+            "Bea speelt de handlangers; Anna gooit hun verdediging.",
+        ),
+    ],
+)
+def test_the_player_who_runs_the_minions_and_rolls_their_defence_is_named_once(lang, once, twice):
+    from babel.support import Translations
+
+    from companion.i18n import say, translation_dirs
+
+    translations = Translations()
+    for directory in translation_dirs().split(";"):
+        translations.merge(Translations.load(directory, [lang]))
+    names = {"player-1": "Anna", "player-2": "Bea"}
+    state = chapter(["collin", "rats", "nez"], groups=[group("rats")], turn=0)
+    assert say(game.view(state, None)["minions_line"], names, translations) == once
+    after = do(state, {"type": "next"})
+    assert say(game.view(after, None)["minions_line"], names, translations) == twice
+
+
 # --- cheese wheel and surges ------------------------------------------------------------------------
 
 

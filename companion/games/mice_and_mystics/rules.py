@@ -735,6 +735,7 @@ def public_view(state: dict) -> dict:
         "achievements_in_play": state["options"]["achievements"],
         "minions_player": minions_player(state),
         "defence_roller": defence_roller(state),
+        "minions_line": minions_line(state),
         "dice_helper": state["options"]["dice_helper"],
         "dice": dice_entry(state["dice"]),
         "chapters": state["chapters"],
@@ -868,6 +869,16 @@ def defence_roller(state: dict) -> str | None:
     player = find_mouse(state, active["mouse"])["seat"] if active["kind"] == "mouse" else minions_player(state)
     seats = state["seats"]
     return seats[(seats.index(player) + 1) % len(seats)]
+
+
+def minions_line(state: dict) -> dict | None:
+    """Who runs the minions and who rolls their defence, naming a player who does both once."""
+    player, roller = minions_player(state), defence_roller(state)
+    if player is None:
+        return None
+    if roller in (None, player):
+        return msg(N_("%(player)s runs the minions and rolls their defence."), player=player)
+    return msg(N_("%(player)s runs the minions; %(roller)s rolls their defence."), player=player, roller=roller)
 
 
 def next_card(state: dict) -> dict | None:
