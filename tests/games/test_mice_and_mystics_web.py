@@ -155,19 +155,20 @@ def test_a_new_mouse_s_hit_points_are_typed_from_its_hero_card_never_preset(app,
     assert re.search(r'<input name="life" type="number" min="1" max="20" required inputmode="numeric">', anna)
 
 
-def test_a_phone_that_brings_a_mouse_has_the_start_button_after_the_party_and_the_rest_folded(app, client):
+def test_every_phone_has_the_start_button_before_the_party_and_one_that_brings_a_mouse_the_rest_folded(app, client):
     table = setup_table(client)
     anna = page(app, table["code"], table, "player-1")
     assert (
         anna.index('data-action="start_chapter"')
+        < anna.index('class="mm-party"')
         < anna.index('id="mm-fold-add-mouse"')
         < anna.index('data-action="add_mouse"')
     )
     assert 'id="mm-fold-chapter"' in anna
-    bea = page(app, table["code"], table, "player-2")  # no mouse yet: adding one comes first
-    assert "mm-fold-add-mouse" not in bea and bea.index('data-action="add_mouse"') < bea.index(
-        'data-action="start_chapter"'
-    )
+    bea = page(app, table["code"], table, "player-2")  # no mouse yet: the form for one is open, under the party
+    assert "mm-fold-add-mouse" not in bea
+    start, party = bea.index('data-action="start_chapter"'), bea.index('class="mm-party"')
+    assert start < party < bea.index('data-action="add_mouse"')
     display = page(app, table["code"], table, "host")
     assert "mm-fold" not in display
 
