@@ -660,6 +660,13 @@ def test_the_display_shows_turn_phase_tourists_panic_table_event_score_and_movem
     assert view["banner"] == {"msg": "%(player)s starts", "args": {"player": "player-1"}}
 
 
+def test_a_banner_is_the_news_of_one_action_not_of_the_whole_turn():
+    state = play(started(), {"type": "roll_fright", "value": 3})
+    assert "banner" not in game.view(state, None)
+    state = play(state, {"type": "next"}, {"type": "next"}, {"type": "roll_panic", "value": 6})
+    assert game.view(state, None)["banner"]["msg"] == "%(panic)s. %(event)s"
+
+
 def test_a_seat_sees_the_same_table_and_whether_it_is_its_turn():
     state = started()
     mine, theirs = game.view(state, "player-1"), game.view(state, "player-2")

@@ -161,7 +161,8 @@ class EatYourTourist(Game):
             raise RuleError(N_("This game has no such action."), code="unknown_action")
         _check_may_act(state, actor, kind)
         state = copy.deepcopy(state)
-        state["news"] = []
+        # The banner is news of the last action, like the history lines: "Ann starts" does not stay a whole turn.
+        state["news"], state["banner"] = [], None
         HANDLERS[kind](state, actor, action, rng)
         return state
 
