@@ -92,6 +92,8 @@
     if (!fresh || !live || fresh.outerHTML === live.outerHTML) { return; }
     // The socket and the answer to this page's own action race: a frame older than the page is never shown.
     if (parseInt(fresh.dataset.seq, 10) < liveSeq()) { return; }
+    // A notice speaks of the state it was given in ("Not your turn"): once the table has moved on, it is stale.
+    if (parseInt(fresh.dataset.seq, 10) > liveSeq()) { document.getElementById("notice").replaceChildren(); }
     var wasMyTurn = yourTurn();
     var typed = typedValues();
     var open = openSections(fresh.dataset.seq === live.dataset.seq);

@@ -64,3 +64,18 @@ def test_a_page_that_cannot_open_a_websocket_still_works_by_polling(server, phon
     anna.locator("form[data-action=write] input[name=note]").fill("polled")
     anna.locator("form[data-action=write] button").click()
     expect(bea.locator("#live")).to_have_attribute("data-seq", "1", timeout=8_000)
+
+
+def test_a_refusal_on_a_phone_goes_once_the_table_moves_on(server, phones):
+    display, anna, bea = phones(1280, 800), phones(), phones()
+    code = lobby.open_table(display, server.url, "Secret notes", players=2)
+    lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
+    lobby.take_seat(bea, server.url, code, "Player 2", "Bea")
+    for page in (anna, bea, anna):  # Anna's second note is refused: all notes are in
+        page.locator("form[data-action=write] input[name=note]").fill("a note")
+        page.locator("form[data-action=write] button").click()
+    expect(anna.locator("#notice .notice-error")).to_contain_text("All notes are in")
+
+    bea.locator("form[data-action=roll] button").click()
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "3")
+    expect(anna.locator("#notice")).to_be_empty()
