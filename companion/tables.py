@@ -46,9 +46,9 @@ LEFT_OUT = N_("An action kept from an earlier version of the app no longer fits 
 
 
 class TableError(Exception):
-    """A request the platform refuses, with a status and a message a player understands."""
+    """A request the platform refuses: a code for programs and a message a player understands (web/ answers
+    each code with its HTTP status)."""
 
-    status = 400
     code = "bad_request"
 
     def __init__(self, msgid: str, **args):
@@ -57,45 +57,43 @@ class TableError(Exception):
 
 
 class NotFound(TableError):
-    status, code = 404, "not_found"
+    code = "not_found"
 
 
 class Unauthorized(TableError):
-    status, code = 401, "unauthorized"
+    code = "unauthorized"
 
 
 class Forbidden(TableError):
-    status, code = 403, "forbidden"
+    code = "forbidden"
 
 
 class Conflict(TableError):
-    status, code = 409, "conflict"
+    code = "conflict"
 
 
 class UnknownSeat(TableError):
     """A seat the table does not have, named in a request's body (named in a URL, it is a NotFound)."""
 
-    status, code = 422, "no_such_seat"
+    code = "no_such_seat"
 
 
 class Unavailable(TableError):
-    status, code = 503, "unavailable"
+    code = "unavailable"
 
 
 class TooMany(TableError):
-    status, code = 429, "too_many_requests"
+    code = "too_many_requests"
 
 
 class Stale(TableError):
     """The table moved on since the phone's view: the action's meaning may have changed."""
 
-    status, code = 409, "stale"
+    code = "stale"
 
 
 class Refused(TableError):
-    """The game's rules refused the action."""
-
-    status = 422
+    """The game's rules refused the action, with the rules' own code."""
 
     def __init__(self, error: RuleError):
         super().__init__(error.message["msg"], **error.message["args"])

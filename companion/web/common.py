@@ -258,14 +258,26 @@ def table_record(code: str) -> dict:
     }
 
 
-# The README's error table: a game's refusal because the table moved on is a 409 `stale`, one because the
-# seat may not do this at all is a 403; every other refusal of the rules stays a 422.
-STATUS_OF_CODE = {"stale": 409, "not_your_seat": 403, "not_your_mouse": 403}
+# The README's error table, by the refusal's code: a game's refusal because the table moved on is a 409 `stale`,
+# one because the seat may not do this at all is a 403; every other refusal of the rules is a 422.
+STATUS_OF_CODE = {
+    "bad_request": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_your_seat": 403,
+    "not_your_mouse": 403,
+    "not_found": 404,
+    "conflict": 409,
+    "stale": 409,
+    "no_such_seat": 422,
+    "too_many_requests": 429,
+    "unavailable": 503,
+}
 
 
 def answer_status(error: TableError) -> int:
     """The HTTP status that answers a refusal."""
-    return STATUS_OF_CODE.get(error.code, error.status)
+    return STATUS_OF_CODE.get(error.code, 422)
 
 
 def error_message(error: TableError) -> str:
