@@ -127,7 +127,7 @@ class SqliteStore:
     Appends from many tables that arrive together share one transaction and
     one fsync (group commit): durable commits cost milliseconds, and a burst
     of sealed bids at fifty tables should not queue for fifty of them. (The
-    bids of one table come as one append already: `Tables._record`.)
+    bids of one table come as one append already: the group commit (companion/tables/commit.py).)
     """
 
     def __init__(self, path: str):

@@ -12,7 +12,7 @@ from jinja2.ext import _make_new_gettext, _make_new_ngettext
 
 from companion import i18n, play
 from companion.games.base import HOST, N_
-from companion.tables import Conflict, LiveTable, TableError, Tables
+from companion.tables import Conflict, FoldedTable, TableError, Tables
 
 
 def tables() -> Tables:
@@ -210,7 +210,7 @@ def live_html(
     )
 
 
-def play_of(table: LiveTable, snapshot: dict, names: dict[str, str], render: Renderer) -> dict | None:
+def play_of(table: FoldedTable, snapshot: dict, names: dict[str, str], render: Renderer) -> dict | None:
     """The finished game as a play for BG Stats (None while it runs), in the page's language."""
     if snapshot["outcome"] is None:
         return None

@@ -1,0 +1,170 @@
+"""The group commit: actions and undos that reach a table together are checked in order and appended in one durable
+commit, then told to every page once."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from companion.rng import Rng
+from companion.store import DuplicateAction, Event, SeqTaken, StoreBusy
+from companion.tables.errors import busy, unavailable
+from companion.tables.folded import FoldedTable
+
+
+class Taken(NamedTuple):
+    """A request's answer: the seq of its event, and whether it repeated one already taken."""
+
+    seq: int
+    repeat: bool
+
+
+@dataclass
+class Request:
+    """An action or undo waiting for its append, which another thread's commit may make for it."""
+
+    actor: str
+    client_action_id: str | None
+    prepare: Callable  # (Draft) -> (the event, the state after it or None for an undo); raises TableError
+    is_undo: bool = False
+    taken: Taken | None = None  # once checked against the draft
+    outcome: Taken | BaseException | None = None  # decided: what `act` or `undo` returns or raises
+
+
+class Draft:
+    """The table as it will be once the requests checked before in the same commit are stored.
+
+    The next request of the commit is checked against it; the table itself (what
+    every page shows) takes the events only once they are durable.
+    """
+
+    def __init__(self, table: FoldedTable):
+        self.table = table
+        self.game = table.game
+        self.seq = table.seq
+        self.state = table.state
+        self.appended: list[tuple[Event, dict | None]] = []
+        self.action_ids: dict = {}
+
+    @property
+    def is_clean(self) -> bool:
+        return not self.appended
+
+    def moment_changed_since(self, seq: int) -> bool:
+        return self.table.moment_at(seq) != self.game.moment(self.state)
+
+    def apply(self, event: Event) -> dict:
+        return self.game.apply(self.state, event.actor, event.payload, Rng(self.table.record.seed, event.seq))
+
+    def take(self, request: Request) -> None:
+        """Check the request here; a repeat of an action already taken is answered with that action's seq."""
+        key = (request.actor, request.client_action_id)
+        repeated = self.table.action_ids.get(key) or self.action_ids.get(key)
+        if repeated:
+            request.taken = Taken(repeated, True)
+            return
+        event, after = request.prepare(self)
+        self.appended.append((event, after))
+        self.seq = event.seq
+        if after is not None:
+            self.state = after
+        if event.client_action_id:
+            self.action_ids[key] = event.seq
+        request.taken = Taken(event.seq, False)
+
+
+class GroupCommit:
+    """The commit part of the table service (Tables): it appends through `store`, reads other processes' events
+    through `_catch_up` and tells pages through `publish`, which Tables provides."""
+
+    def record(self, table: FoldedTable, request: Request) -> Taken:
+        """Append the request's event once, in order, durably; then tell every page.
+
+        Requests that arrive while the table's last commit is under way wait
+        together, and whoever holds the table's lock next appends them all in
+        one commit: six sealed bids sent at once cost one or two durable
+        commits and one or two pushes to each page, not six of each.
+        """
+        table.waiting.append(request)
+        # Let what is ready to run go first (one turn of gevent's loop; under threads, of the GIL): the other
+        # seats' bids that reached the server with this one queue behind it and share its commit.
+        time.sleep(0)
+        appended = False
+        with table.lock:
+            while request.outcome is None:  # an undo ahead of it is a commit of its own: then take the next
+                batch = self._take_batch(table)
+                try:
+                    self._append_batch(table, batch)
+                finally:
+                    self._decide(batch, busy())  # the store failed under a turn: nobody of the batch waits on
+                appended |= any(isinstance(each.outcome, Taken) and not each.outcome.repeat for each in batch)
+        if appended:
+            self.publish(table.record.code, table.seq)
+        if isinstance(request.outcome, BaseException):
+            raise request.outcome
+        return request.outcome
+
+    @staticmethod
+    def _take_batch(table: FoldedTable) -> list[Request]:
+        """The waiting requests of one commit: all of them up to an undo, or the undo alone."""
+        batch: list[Request] = []
+        while table.waiting and not (batch and (batch[-1].is_undo or table.waiting[0].is_undo)):
+            batch.append(table.waiting.popleft())
+        return batch
+
+    def _append_batch(self, table: FoldedTable, batch: list[Request]) -> None:
+        """Decide every request of the batch: first straight away; if another process appended
+        first, in this process's turn (the others wait for it), after reading what they appended."""
+        if self._commit(table, batch):
+            return
+        with self.store.turn(table.record.code):
+            while True:
+                seen = table.seq
+                self._catch_up(table)
+                if table.seq == seen:  # nothing newer to read: retrying would only fail again
+                    self._decide(batch, busy())
+                    return
+                if self._commit(table, batch):
+                    return
+
+    def _commit(self, table: FoldedTable, batch: list[Request]) -> bool:
+        """Check the batch against the table, append what the rules accept in one durable commit, fold it in.
+
+        False when another writer took the seq first (nothing decided). A batch the
+        store refuses for any other reason is tried one request at a time, so an
+        append that cannot be stored fails alone.
+        """
+        draft = Draft(table)
+        for request in batch:
+            request.taken = request.outcome = None
+            try:
+                draft.take(request)
+            except Exception as error:  # noqa: BLE001 - a refusal (or a game's bug) is its own request's answer
+                request.outcome = error
+        if not draft.is_clean:
+            try:
+                self.store.append(table.record.code, *(event for event, _after in draft.appended))
+            except (SeqTaken, DuplicateAction):
+                return False
+            except Exception as error:  # noqa: BLE001 - told to the requests (or tried one by one), never lost
+                if len(draft.appended) == 1:
+                    maker = next(request for request in batch if request.taken == Taken(draft.seq, False))
+                    maker.outcome = unavailable(error) if isinstance(error, StoreBusy) else error
+                for request in batch:
+                    if request.outcome is None and not self._commit(table, [request]):
+                        self._decide([request], busy())
+                return True
+        for request in batch:  # durable now: each answer is settled before folding in can trip over anything
+            if request.outcome is None:
+                request.outcome = request.taken
+        for event, after in draft.appended:
+            table.fold(event, after)
+        return True
+
+    @staticmethod
+    def _decide(batch: list[Request], error: BaseException) -> None:
+        for request in batch:
+            if request.outcome is None:
+                request.outcome = error
