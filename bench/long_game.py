@@ -63,13 +63,13 @@ class LongGame:
     def fast_forward(self, count: int) -> None:
         """The next `count` actions appended to the log in one commit, and read back the way a restart does
         (each folded through the game and described): a long game without a durable commit per action."""
-        table = self.service.live(self.code)
+        table = self.service.newest(self.code)
         events = []
         for offset in range(count):
             seat, action = TURN[(self.actions + offset) % len(TURN)]
             events.append(Event(table.seq + 1 + offset, "action", seat, action))
         self.service.store.append(self.code, *events)
-        self.service.live(self.code)
+        self.service.newest(self.code)
         self.actions += count
 
     def page(self, seat: str | None, as_json: bool = False):

@@ -178,7 +178,7 @@ class RedisHub(Hub):
             self.tables().seats_changed(code)
         for code in dict.fromkeys(code for code, _ in theirs):
             if self.pages(code):
-                self.tables().live(code)
+                self.tables().newest(code)
                 self.deliver(code)
 
     def _catch_up_watched(self) -> None:
@@ -191,7 +191,7 @@ class RedisHub(Hub):
         service = self.tables() if codes else None  # no pages yet: the service may not exist yet either
         caught_up, self._caught_up = self._caught_up, {}
         for code in codes:
-            self._caught_up[code] = service.live(code).seq
+            self._caught_up[code] = service.newest(code).seq
             if self._caught_up[code] != caught_up.get(code):
                 self.deliver(code)
 

@@ -89,7 +89,7 @@ class Tables(SeatBook, GroupCommit):
         QR code. The old table's log points to the new one, which every open page is pushed.
         Asking again returns the same new table.
         """
-        table = self.live(code)
+        table = self.newest(code)
         if table.next_table:
             return table.next_table
         if table.game.outcome(table.state) is None:
@@ -110,7 +110,7 @@ class Tables(SeatBook, GroupCommit):
             self.record(table, Request(HOST, None, prepare, is_undo=True))
         return table.next_table
 
-    def live(self, code: str) -> FoldedTable:
+    def newest(self, code: str) -> FoldedTable:
         """The table folded up to the newest event in the store."""
         table = self.cached(code)
         with table.lock:
@@ -207,7 +207,7 @@ class Tables(SeatBook, GroupCommit):
         change skip that read). The history is the latest HISTORY_WINDOW lines
         (`history_before`: the seq to ask `history` for older ones), or all of them.
         """
-        table = self.live(code) if fresh else self.cached(code)
+        table = self.newest(code) if fresh else self.cached(code)
         with table.view_lock:
             history = table.history_for(seat, limit=None if full_history else HISTORY_WINDOW)
             return {
@@ -225,6 +225,6 @@ class Tables(SeatBook, GroupCommit):
 
     def history(self, code: str, seat: str | None, before: int | None, limit: int = 100) -> HistoryWindow:
         """Older history lines `seat` may see: the latest `limit` before seq `before`."""
-        table = self.live(code)
+        table = self.newest(code)
         with table.view_lock:
             return table.history_for(seat, before, limit)

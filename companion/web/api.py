@@ -102,7 +102,7 @@ def claim_seat(code):
 def act(code):
     actor = _bearer(code)
     body = json_body()
-    action = action_from_json(tables().live(code).game, body)
+    action = action_from_json(tables().newest(code).game, body)
     seq, repeated = tables().act(
         code,
         actor,
@@ -173,6 +173,6 @@ def history(code):
 def _bearer(code: str) -> str:
     token = bearer_token()
     if token is None:
-        tables().live(code)  # an unknown table is a 404 before it is a 401
+        tables().newest(code)  # an unknown table is a 404 before it is a 401
         raise Unauthorized(N_("Send your seat or host token as a Bearer token."))
     return tables().authenticate(code, token)

@@ -73,7 +73,7 @@ def join_by_code():
 
 @bp.get("/t/<code>")
 def join(code):
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     if cookie_seat(code) is not None:
         return redirect(url_for("pages.seat_page", code=code))
     return _join_page(code, invite=None)
@@ -81,12 +81,12 @@ def join(code):
 
 @bp.get("/t/<code>/invite/<invite>")
 def invited(code, invite):
-    return _join_page(tables().live(code).record.code, invite=invite)
+    return _join_page(tables().newest(code).record.code, invite=invite)
 
 
 def _join_page(code: str, invite: str | None):
     service = tables()
-    table = service.live(code)
+    table = service.newest(code)
     return render_template(
         "join.html",
         code=code,
@@ -124,7 +124,7 @@ def game_stylesheet():
 
 @bp.get("/t/<code>/seat")
 def seat_page(code):
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     seat = cookie_seat(code)
     if seat is None:
         return redirect(url_for("pages.join", code=code))
@@ -132,33 +132,33 @@ def seat_page(code):
         "seat.html",
         code=code,
         live=live_html(code, seat, is_host=cookie_is_host(code)),
-        game=tables().live(code).game,
+        game=tables().newest(code).game,
         seat=seat,
     )
 
 
 @bp.get("/t/<code>/display")
 def display(code):
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     return render_template(
         "display.html",
         code=code,
         live=live_html(code, None, is_host=cookie_is_host(code)),
-        game=tables().live(code).game,
+        game=tables().newest(code).game,
     )
 
 
 @bp.get("/t/<code>/host")
 def host_page(code):
     """The host's tools (undo, seats, who is connected) and the history, off the table display."""
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can do that."))
     return render_template(
         "host.html",
         code=code,
         live=live_html(code, None, is_host=True, host_page=True),
-        game=tables().live(code).game,
+        game=tables().newest(code).game,
     )
 
 
@@ -183,7 +183,7 @@ def _download(body: dict, filename: str):
 
 
 def _host_only(code: str) -> str:
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can do that."))
     return code
@@ -199,7 +199,7 @@ def play_again(code):
 @bp.get("/t/<code>/next")
 def follow(code):
     """Where a page of a finished table goes once the host opened the next one: the same seat, or the host's."""
-    table = tables().live(code)
+    table = tables().newest(code)
     if not table.next_table:
         return redirect(url_for("pages.join", code=table.record.code))
     return _follow(table.record.code, table.next_table, request.args.get("view", "seat"))
@@ -233,10 +233,10 @@ def _follow(old: str, new: str, view: str):
 @bp.get("/t/<code>/live")
 def live(code):
     """Polling fallback for a page that cannot open a WebSocket."""
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     seat, is_host = _viewer(code)
     since = request.args.get("since", type=int)
-    if since is not None and since >= tables().live(code).seq and request.args.get("presence") is None:
+    if since is not None and since >= tables().newest(code).seq and request.args.get("presence") is None:
         return Response(status=204)
     return live_html(code, seat, is_host, host_page=request.args.get("view") == "host")
 
@@ -244,7 +244,7 @@ def live(code):
 @bp.get("/t/<code>/play.json")
 def play_json(code):
     """The finished game as a play for BG Stats, to download: for the phones at the table and the host."""
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     seat = cookie_seat(code)
     if seat is None and not cookie_is_host(code):
         raise Unauthorized(N_("Take a seat first."))
@@ -255,7 +255,7 @@ def play_json(code):
 def history(code):
     """Older history lines than the live part carries, for this device's seat (the public ones without)."""
     service = tables()
-    table = service.live(code)
+    table = service.newest(code)
     code = table.record.code
     seat = cookie_seat(code)
     names = seat_names(service.seat_specs(table), service.names(code))
@@ -270,9 +270,9 @@ def history(code):
 
 @bp.post("/t/<code>/act")
 def act(code):
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     actor = _actor(code)
-    game = tables().live(code).game
+    game = tables().newest(code).game
     try:
         tables().act(
             code,
@@ -288,7 +288,7 @@ def act(code):
 
 @bp.post("/t/<code>/undo")
 def undo(code):
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can undo."))
     try:
@@ -304,7 +304,7 @@ def undo(code):
 
 @bp.post("/t/<code>/seats/<seat>/free")
 def free_seat(code, seat):
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can free a seat."))
     invite = tables().free(code, seat)
@@ -316,7 +316,7 @@ def free_seat(code, seat):
 @bp.post("/t/<code>/host-link")
 def host_link(code):
     """A one-time link (and its QR code) that makes another device, such as a phone, a host of this table."""
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can do that."))
     invite = tables().host_link(code)
@@ -328,15 +328,15 @@ def host_link(code):
 @bp.get("/t/<code>/host-link/<invite>")
 def open_host_link(code, invite):
     """Asks before the link is used up: a preview or a second scan must not spend it."""
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     if not tables().host_link_open(code, invite):
         raise Forbidden(N_("This host link has been used already. Ask the host for a new one."))
-    return render_template("host_welcome.html", code=code, invite=invite, game=tables().live(code).game)
+    return render_template("host_welcome.html", code=code, invite=invite, game=tables().newest(code).game)
 
 
 @bp.post("/t/<code>/host-link/<invite>")
 def use_host_link(code, invite):
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     response = redirect(url_for("pages.host_page", code=code))
     _set_cookie(response, host_cookie(code), tables().use_host_link(code, invite))
     return response
@@ -349,7 +349,7 @@ def host_link_qr(code, invite):
 
 @bp.get("/t/<code>/qr.svg")
 def join_qr(code):
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     return _qr_svg(external_url("pages.join", code=code))
 
 
@@ -360,7 +360,7 @@ def invite_qr(code, invite):
 
 def _one_time_qr(code: str, endpoint: str, invite: str):
     """The QR code of a one-time link the host hands out (a freed seat, a host phone): for the host's eyes only."""
-    code = tables().live(code).record.code
+    code = tables().newest(code).record.code
     if not cookie_is_host(code):
         abort(403)
     return _qr_svg(external_url(endpoint, code=code, invite=invite))

@@ -177,7 +177,7 @@ def json_frame(service: Tables, code: str, seat: str | None) -> str:
 @sock.route("/t/<code>/ws", bp=bp)
 def table_socket(ws, code):
     service = tables()
-    code = service.live(code).record.code
+    code = service.newest(code).record.code
     actor, token = _socket_actor(code)
     view = request.args.get("view")
     seat = actor if (actor not in (None, HOST) and view not in ("display", "host")) else None
@@ -193,7 +193,7 @@ def table_socket(ws, code):
         ping_interval=current_app.config["PING_INTERVAL"],
     )
     hub = current_app.extensions["companion.hub"]
-    if request.args.get("since", -1, type=int) < service.live(code).seq:
+    if request.args.get("since", -1, type=int) < service.newest(code).seq:
         page.wake()
     hub.watch(code, page)
     try:

@@ -707,7 +707,7 @@ def test_both_fighters_may_roll_at_once_from_their_own_phones(service):
         service.act(code, "player-1", action)
     for action in ({"type": "next"}, {"type": "enter_ghost"}, {"type": "fight", "opponent": "player-1"}):
         service.act(code, "player-2", action)
-    seen = service.live(code).seq
+    seen = service.newest(code).seq
     service.act(code, "player-1", {"type": "fight_roll", "value": 2}, seen_seq=seen)
     service.act(code, "player-2", {"type": "fight_roll", "value": 5}, seen_seq=seen)  # ET-16
     assert [g["on_board"] for g in service.view(code, None)["view"]["ghosts"]] == [0, 1, 0]

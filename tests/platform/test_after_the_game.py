@@ -222,7 +222,7 @@ def test_play_again_opens_the_same_game_and_options_for_the_same_host_once_the_g
     assert fresh.status_code == 200 and fresh.json["seq"] == 0
     old = client.get(f"/api/tables/{code}/view", headers=bearer(tokens["detective-1"])).json
     assert old["next_table"] == new
-    assert Tables(service.store, service.games).live(code).next_table == new  # in the log: a restart keeps it
+    assert Tables(service.store, service.games).newest(code).next_table == new  # in the log: a restart keeps it
     undo = client.post(f"/api/tables/{code}/undo", json={}, headers=bearer(tokens["host"]))
     assert undo.status_code == 409  # everyone moved on: the game that led there stays as it ended
 

@@ -233,4 +233,4 @@ def test_two_processes_acting_at_one_table_at_once_both_get_every_action_in(open
         thread.join()
     assert failures == []
     assert [event.seq for event in first.store.events(code)] == list(range(1, 161))
-    assert len(second.live(code).state["dice"]) == 160
+    assert len(second.newest(code).state["dice"]) == 160
