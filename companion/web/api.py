@@ -20,7 +20,7 @@ from companion.games.base import HOST, N_
 from companion.openapi import document
 from companion.security import rate_limited
 from companion.tables import Forbidden, NotFound, TableError, Unauthorized
-from companion.web.common import bearer_token, before_seq, external_url, finished_play, tables
+from companion.web.common import bearer_token, before_seq, external_url, finished_play, sent_snapshot, tables
 
 bp = Blueprint("api", __name__)
 
@@ -150,16 +150,8 @@ def undo(code):
 
 
 def _view(code: str, actor: str) -> dict:
-    snapshot = tables().view(code, None if actor == HOST else actor)
-    return {
-        "seq": snapshot["seq"],
-        "seat": None if actor == HOST else actor,
-        "view": snapshot["view"],
-        "history": snapshot["history"],
-        "history_before": snapshot["history_before"],
-        "outcome": snapshot["outcome"],
-        "next_table": snapshot["next_table"],
-    }
+    seat = None if actor == HOST else actor
+    return {"seat": seat, **sent_snapshot(tables().view(code, seat))}
 
 
 @bp.get("/api/tables/<code>/history")

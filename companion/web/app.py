@@ -36,8 +36,12 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["REDIS_URL"]:
         from companion.redis_fanout import RedisHub
 
-        hub = RedisHub(app.config["REDIS_URL"], render=hub.render, tables=lambda: app.extensions.get("companion"),
-                       prefix=app.config["REDIS_PREFIX"])
+        hub = RedisHub(
+            app.config["REDIS_URL"],
+            render=hub.render,
+            tables=lambda: app.extensions.get("companion"),
+            prefix=app.config["REDIS_PREFIX"],
+        )
     app.extensions["companion"] = Tables(store, games.load(app.config["EXTRA_GAMES"].split(",")), publish=hub.publish)
     app.extensions["companion.hub"] = hub
 

@@ -280,5 +280,11 @@ def answer_status(error: TableError) -> int:
     return STATUS_OF_CODE.get(error.code, 422)
 
 
+def sent_snapshot(snapshot: dict) -> dict:
+    """What a JSON client (the API, a socket's JSON frames) is sent of a seat's snapshot: the pages' own extras
+    (undo, the line count, the times played) stay on the server."""
+    return {key: snapshot[key] for key in ("seq", "view", "history", "history_before", "outcome", "next_table")}
+
+
 def error_message(error: TableError) -> str:
     return i18n.say(error.message)

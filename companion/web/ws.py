@@ -33,6 +33,7 @@ from companion.web.common import (
     live_html,
     renderer,
     seat_cookie,
+    sent_snapshot,
     tables,
     token_actor,
 )
@@ -168,10 +169,7 @@ def render_push(app: Flask, code: str, page: PageSocket) -> str | None:
 
 
 def json_frame(service: Tables, code: str, seat: str | None) -> str:
-    snapshot = service.view(code, seat, fresh=False)
-    return json.dumps(
-        {key: snapshot[key] for key in ("seq", "view", "history", "history_before", "outcome", "next_table")}
-    )
+    return json.dumps(sent_snapshot(service.view(code, seat, fresh=False)))
 
 
 @sock.route("/t/<code>/ws", bp=bp)
