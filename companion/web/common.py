@@ -288,3 +288,8 @@ def sent_snapshot(snapshot: dict) -> dict:
 
 def error_message(error: TableError) -> str:
     return i18n.say(error.message)
+
+
+def error_json(code: str, message: str) -> dict:
+    """A refusal as the API and the socket send it (the README's error table)."""
+    return {"error": {"code": code, "message": message}}

@@ -33,6 +33,7 @@ from companion.web.common import (
     before_seq,
     cookie_is_host,
     cookie_seat,
+    error_json,
     error_message,
     external_url,
     finished_play,
@@ -383,7 +384,7 @@ def manifest():
 def table_error(error: TableError):
     status = answer_status(error)
     if request.path.startswith("/api/"):
-        return {"error": {"code": error.code, "message": error_message(error)}}, status
+        return error_json(error.code, error_message(error)), status
     if request.headers.get("HX-Request"):
         return render_template("notice.html", notice=error_message(error), kind="error"), status
     return render_template("error.html", message=error_message(error)), status
@@ -420,7 +421,7 @@ def http_error(error: HTTPException):
     # Allow on a 405, WWW-Authenticate on a 401: what the error itself says besides its body.
     headers = [(name, value) for name, value in error.get_headers() if name != "Content-Type"]
     if request.path.startswith("/api/"):
-        return {"error": {"code": error.name.lower().replace(" ", "_"), "message": text}}, error.code, headers
+        return error_json(error.name.lower().replace(" ", "_"), text), error.code, headers
     return render_template("error.html", message=text), error.code, headers
 
 

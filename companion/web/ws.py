@@ -21,7 +21,6 @@ from flask_sock import ConnectionClosed, Sock
 from wsproto.events import Ping
 from wsproto.frame_protocol import CloseReason
 
-from companion import i18n
 from companion.boundary import parse_json_text
 from companion.forms import action_from_json, optional_int, optional_str
 from companion.games.base import HOST, N_
@@ -29,6 +28,8 @@ from companion.tables import TableError, Tables, Unauthorized, token_hash
 from companion.web.common import (
     bearer_token,
     cookie_is_host,
+    error_json,
+    error_message,
     host_cookie,
     live_html,
     renderer,
@@ -252,7 +253,7 @@ def _handle(code: str, token: str | None, page: PageSocket, message: str) -> Non
         client_action_id, seen_seq = optional_str(body, "client_action_id"), optional_int(body, "seen_seq")
         tables().act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq)
     except TableError as error:
-        page.send(json.dumps({"error": {"code": error.code, "message": i18n.say(error.message)}}))
+        page.send(json.dumps(error_json(error.code, error_message(error))))
 
 
 def _socket_actor(code: str) -> tuple[str | None, str | None]:
