@@ -1,6 +1,10 @@
-"""The story track (hourglass and chapter-end marker) and the lines each action adds to the history."""
+"""The chapter's phases, the story track (hourglass and chapter-end marker) and the lines each action adds to the
+history."""
 
 from companion.games.base import N_, msg
+
+SETUP, PLAYING, WON, LOST = "setup", "playing", "won", "lost"
+ENDED = (WON, LOST)
 
 
 def note(state: dict, msgid: str, **args) -> None:
@@ -26,7 +30,7 @@ def move_end_marker(state: dict, pages: int) -> None:
 
 def check_lost(state: dict) -> None:
     """Q5: the chapter is lost when the hourglass reaches the chapter-end marker."""
-    if state["phase"] == "playing" and state["hourglass"] >= state["end_page"]:
-        state["phase"] = "lost"
+    if state["phase"] == PLAYING and state["hourglass"] >= state["end_page"]:
+        state["phase"] = LOST
         banner(state, N_("The hourglass has reached the chapter's end: the chapter is lost."))
         note(state, state["banner"]["msg"], **state["banner"]["args"])
