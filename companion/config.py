@@ -37,6 +37,9 @@ def from_environment() -> dict:
         "MAX_CONNECTIONS": int(env.get("COMPANION_MAX_CONNECTIONS", "200")),
         # Add-on games: comma-separated modules that expose `game`, registered beside the built-in ones.
         "EXTRA_GAMES": env.get("COMPANION_EXTRA_GAMES", ""),
+        # Tests only: every table's dice and cards follow from this and its game and options (anyone who knows it
+        # foresees them), so that a seeded walk replays the same games.
+        "REPLAY_SEED": env.get("COMPANION_REPLAY_SEED") or None,
     }
 
 

@@ -1,7 +1,9 @@
 """The per-table seeded randomness passed into the games."""
 
 import hashlib
+import json
 import random
+import secrets
 
 
 class Rng:
@@ -39,3 +41,12 @@ class Rng:
 
     def sample(self, items: list, k: int) -> list:
         return self._random.sample(list(items), k)
+
+
+def table_seed(game_id: str, options: dict, replay: str | None = None) -> str:
+    """A new table's secret seed: unguessable, or with `replay` (tests only) the same for the same game and options,
+    so that a seeded walk of the state space plays the same game again."""
+    if replay is None:
+        return secrets.token_hex(16)
+    key = json.dumps([replay, game_id, options], sort_keys=True)
+    return hashlib.sha256(key.encode()).hexdigest()[:32]

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from companion.games.base import HOST, N_, Game, RuleError
-from companion.rng import Rng
+from companion.rng import Rng, table_seed
 from companion.store import CodeTaken, Event, SeatRecord, Store, TableRecord
 from companion.tables.commit import Draft, GroupCommit, Request, Taken
 from companion.tables.errors import Conflict, NotFound, Refused, Stale
@@ -43,6 +43,7 @@ class Tables(SeatBook, GroupCommit):
         publish: Callable[..., None] | None = None,
         clock: Callable[[], float] = time.time,
         keep_in_memory: int = 2000,
+        replay_seed: str | None = None,
     ):
         self.store = store
         self.games = games
@@ -50,6 +51,7 @@ class Tables(SeatBook, GroupCommit):
         self.clock = clock
         self._folded: OrderedDict[str, FoldedTable] = OrderedDict()
         self.keep_in_memory = keep_in_memory
+        self.replay_seed = replay_seed
         self._folded_lock = threading.Lock()
         SeatBook.__init__(self)
 
@@ -65,7 +67,7 @@ class Tables(SeatBook, GroupCommit):
         game = self.games.get(game_id)
         if game is None:
             raise NotFound(N_("There is no game called %(game)s."), game=game_id)
-        seed = secrets.token_hex(16)
+        seed = table_seed(game_id, options, self.replay_seed)
         try:
             game.seats(options)
             game.setup(options, Rng(seed, 0))

@@ -42,7 +42,12 @@ def create_app(config: dict | None = None) -> Flask:
             tables=lambda: app.extensions.get("companion"),
             prefix=app.config["REDIS_PREFIX"],
         )
-    app.extensions["companion"] = Tables(store, games.load(app.config["EXTRA_GAMES"].split(",")), publish=hub.publish)
+    app.extensions["companion"] = Tables(
+        store,
+        games.load(app.config["EXTRA_GAMES"].split(",")),
+        publish=hub.publish,
+        replay_seed=app.config["REPLAY_SEED"],
+    )
     app.extensions["companion.hub"] = hub
 
     i18n.init_app(app)

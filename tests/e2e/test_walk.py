@@ -73,7 +73,7 @@ def marked(game: str, seed: int, options: dict, limit: int, check: str):
 @pytest.fixture(scope="module")
 def walks(tmp_path_factory, browser):
     """The walks played so far in this module, each played once for all its checks."""
-    server = ServerProcess(tmp_path_factory.mktemp("walk") / "data").start()
+    server = ServerProcess(tmp_path_factory.mktemp("walk") / "data", env={"COMPANION_REPLAY_SEED": "walk"}).start()
     played = {}
 
     def walk(game: str, seed: int, options: dict, limit: int):

@@ -20,6 +20,17 @@ def test_a_join_code_has_six_unambiguous_characters(service):
     assert not set(code) & set("0O1IL")
 
 
+def test_a_replay_seed_deals_the_same_table_again_and_only_for_the_same_game_and_options(service):
+    replaying = Tables(service.store, service.games, replay_seed="walk")
+    seeds = [
+        service.store.table(replaying.create(game, {"players": players})[0]).seed
+        for game, players in (("downforce", 4), ("downforce", 4), ("downforce", 5), ("eat-your-tourist", 4))
+    ]
+    assert seeds[0] == seeds[1] and len(set(seeds)) == 3
+    unseeded = [service.store.table(service.create("downforce", {"players": 4})[0]).seed for _ in range(2)]
+    assert unseeded[0] != unseeded[1]
+
+
 def test_tokens_are_unguessable_and_name_their_seat(service):
     code, host, tokens = open_table(service)
     assert len(tokens["player-1"]) >= 43  # 256 bits in urlsafe base64
