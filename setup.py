@@ -1,4 +1,5 @@
-"""What pyproject.toml cannot say: templates/ and static/ ship in the wheel as companion/templates and /static."""
+"""What pyproject.toml cannot say: templates/ and static/ ship in the wheel as companion/templates and /static, and
+each game package its own templates/, static/ and catalogues."""
 
 from setuptools import find_packages, setup
 
@@ -8,6 +9,7 @@ setup(
     package_data={
         "companion.templates": ["**/*.html"],
         "companion.static": ["**/*"],
-        "": ["*.json", "translations/*/LC_MESSAGES/*.mo"],
+        # A game package's own parts: its board data, screens, styles and catalogues.
+        "": ["*.json", "translations/*/LC_MESSAGES/*.mo", "templates/**/*.html", "static/**/*"],
     },
 )

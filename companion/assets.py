@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,13 +20,19 @@ def _digest(path: str, mtime_ns: int, size: int) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
-def version(static_folder: str, filename: str) -> str | None:
+def version(static_folder: str | None, filename: str) -> str | None:
     """A short hash of the file's bytes (None for no such file); recomputed only when the file changes."""
-    path = safe_join(static_folder, filename)
+    path = safe_join(static_folder, filename) if static_folder else None
     if path is None or not os.path.isfile(path):
         return None
     stat = os.stat(path)
     return _digest(path, stat.st_mtime_ns, stat.st_size)
+
+
+def version_endpoint(app: Flask, endpoint: str, folder_of: Callable[[dict], str | None]) -> None:
+    """Static files served by `endpoint` are versioned and cached like the app's own (folder_of: the endpoint's
+    URL values -> the folder its files are in)."""
+    app.extensions.setdefault("companion.versioned", {})[endpoint] = folder_of
 
 
 def init_app(app: Flask) -> None:
@@ -33,19 +40,22 @@ def init_app(app: Flask) -> None:
     # that asks for gzip takes it streamed too.
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["zstd", "br", "gzip", "deflate"])
     Compress(app)
+    version_endpoint(app, "static", lambda values: app.static_folder)
+    versioned = app.extensions["companion.versioned"]
 
     @app.url_defaults
     def versioned_static(endpoint: str, values: dict) -> None:
-        if endpoint == "static" and "v" not in values:
-            digest = version(app.static_folder, values.get("filename", ""))
+        if endpoint in versioned and "v" not in values:
+            digest = version(versioned[endpoint](values), values.get("filename", ""))
             if digest:
                 values["v"] = digest
 
     @app.after_request
     def cache_static(response):
-        if request.endpoint != "static" or response.status_code not in (200, 304):
+        if request.endpoint not in versioned or response.status_code not in (200, 304):
             return response
-        current = version(app.static_folder, (request.view_args or {}).get("filename", ""))
+        values = request.view_args or {}
+        current = version(versioned[request.endpoint](values), values.get("filename", ""))
         if current and request.args.get("v") == current:
             # The URL changes with the content: the browser may keep this answer as long as it likes.
             response.cache_control.no_cache = None

@@ -47,17 +47,16 @@ def sources() -> list[Source]:
     games = ROOT / "companion" / "games"
     packages = sorted(p for p in games.iterdir() if (p / "__init__.py").exists())
     game_files = {f for p in packages for f in p.rglob("*.py")}
-    game_templates = ROOT / "templates" / "games"
     core = Source(
         ROOT / "companion" / "translations",
         tuple(sorted(f for f in (ROOT / "companion").rglob("*.py") if f not in game_files)),
-        tuple(sorted(f for f in (ROOT / "templates").rglob("*.html") if game_templates not in f.parents)),
+        tuple(sorted((ROOT / "templates").rglob("*.html"))),
     )
     return [core] + [
         Source(
             p / "translations",
             tuple(sorted(p.rglob("*.py"))),
-            tuple(sorted((game_templates / p.name.replace("_", "-")).rglob("*.html"))),
+            tuple(sorted((p / "templates").rglob("*.html"))),
         )
         for p in packages
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask, request
 from flask_babel import Babel, get_locale, get_translations
 
+from companion.games import Game, home
 from companion.paths import PACKAGE
 
 LANGUAGES = {"en": "English", "cs": "Čeština", "nl": "Nederlands"}
@@ -18,10 +19,10 @@ def select_locale() -> str:
     return request.accept_languages.best_match(list(LANGUAGES)) or "en"
 
 
-def translation_dirs() -> str:
+def translation_dirs(games: dict[str, Game]) -> str:
     """The platform's catalogue and each game package's own."""
-    dirs = [PACKAGE / "translations"] + sorted(p for p in (PACKAGE / "games").glob("*/translations"))
-    return ";".join(str(d) for d in dirs)
+    dirs = [PACKAGE / "translations"] + [home(game) / "translations" for game in games.values()]
+    return ";".join(str(d) for d in dirs if d.is_dir())
 
 
 def say(message, names: dict | None = None, translations=None) -> str:
@@ -49,8 +50,8 @@ def say(message, names: dict | None = None, translations=None) -> str:
         return message["msg"] % args if args else message["msg"]
 
 
-def init_app(app: Flask) -> None:
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", translation_dirs())
+def init_app(app: Flask, games: dict[str, Game]) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", translation_dirs(games))
     Babel(app, locale_selector=select_locale)
     app.jinja_env.globals.update(languages=LANGUAGES, current_locale=lambda: str(get_locale()), say=say)
 

@@ -200,9 +200,13 @@ def visible_text(page_html: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", body) + " " + " ".join(labels))
 
 
+def package(game: str):
+    """A game's package folder ("scotland-yard": companion/games/scotland_yard)."""
+    return ROOT / "companion" / "games" / game.replace("-", "_")
+
+
 def translations(game: str):
-    """A game's translations directory ("scotland-yard": companion/games/scotland_yard/translations)."""
-    return ROOT / "companion" / "games" / game.replace("-", "_") / "translations"
+    return package(game) / "translations"
 
 
 @functools.cache
@@ -219,7 +223,7 @@ def english_pieces(game: str, lang: str) -> tuple[str, ...]:
     Every string of the templates must have a translation that is not fuzzy; each is split at its
     placeholders, and a piece of 5 characters or more that the translation does not hold is returned.
     """
-    templates = tuple(sorted((ROOT / "templates" / "games" / game).rglob("*.html")))
+    templates = tuple(sorted((package(game) / "templates").rglob("*.html")))
     translated_catalog = catalog(game, lang)
     pieces = []
     for message in Source(translations(game), (), templates).messages():

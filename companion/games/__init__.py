@@ -1,20 +1,32 @@
 """The registry of game companions: game id -> Game.
 
-Every game, built in or added later, registers here the same way: a package
-in companion/games/ exposing `game`, named in BUILT_IN.
+A game is one package with all its parts: its rules and views exposing `game`, and beside them its own
+templates/ (seat.html, display.html), static/ (style.css) and translations/. Built-in games are the packages
+named in BUILT_IN; add-ons are found the same way, through the `table_companion.games` entry points of any
+installed distribution or the modules named in COMPANION_EXTRA_GAMES.
 """
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
+from importlib.metadata import entry_points
+from pathlib import Path
 
 from companion.games.base import Game
 
 BUILT_IN: tuple[str, ...] = ("scotland_yard", "downforce", "mice_and_mystics", "eat_your_tourist")
+ENTRY_POINTS = "table_companion.games"
 
 
 def load(modules: list[str]) -> dict[str, Game]:
-    """Game id -> Game for the built-in games and the add-on modules named (each exposes `game`)."""
+    """Game id -> Game for the built-in games, the installed add-ons and the add-on modules named."""
     names = [f"companion.games.{package}" for package in BUILT_IN] + [m.strip() for m in modules if m.strip()]
     games = [import_module(name).game for name in names]
+    games += [entry_point.load() for entry_point in entry_points(group=ENTRY_POINTS)]
     return {game.id: game for game in games}
+
+
+def home(game: Game) -> Path:
+    """The folder of the game's package, where its templates/, static/ and translations/ are."""
+    return Path(sys.modules[type(game).__module__].__file__).parent

@@ -12,7 +12,7 @@ from companion.live import Hub
 from companion.paths import resource_dir
 from companion.store import open_store
 from companion.tables import Tables
-from companion.web import api, pages, ws
+from companion.web import api, game_files, pages, ws
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -50,7 +50,7 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.extensions["companion.hub"] = hub
 
-    i18n.init_app(app)
+    i18n.init_app(app, app.extensions["companion"].games)
     boundary.init_app(app)
     security.init_app(app)
     # Outermost: no part of the app waits on a body that trickles in (a slow client holds its connection only so long).
@@ -58,6 +58,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.wsgi_app, app.config["REQUEST_TIMEOUT"], app.config["MAX_CONTENT_LENGTH"]
     )
     assets.init_app(app)
+    game_files.init_app(app, app.extensions["companion"].games)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     ws.sock.init_app(app)

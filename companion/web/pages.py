@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import qrcode
 import qrcode.image.svg
@@ -110,17 +109,6 @@ def claim_seat(code):
     response = redirect(url_for("pages.seat_page", code=code))
     _set_cookie(response, seat_cookie(code), token)
     return response
-
-
-@bp.app_context_processor
-def game_stylesheet():
-    """static/games/<game id>.css for the pages of a table whose game brings its own styles."""
-
-    def game_css(game) -> str | None:
-        name = f"games/{game.id}.css"
-        return name if (Path(current_app.static_folder) / name).exists() else None
-
-    return {"game_css_for": game_css}
 
 
 @bp.get("/t/<code>/seat")

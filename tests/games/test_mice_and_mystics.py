@@ -293,7 +293,7 @@ def test_the_player_who_runs_the_minions_and_rolls_their_defence_is_named_once(l
     from companion.i18n import say, translation_dirs
 
     translations = Translations()
-    for directory in translation_dirs().split(";"):
+    for directory in translation_dirs({game.id: game}).split(";"):
         translations.merge(Translations.load(directory, [lang]))
     names = {"player-1": "Anna", "player-2": "Bea"}
     state = chapter(["collin", "rats", "nez"], groups=[group("rats")], turn=0)

@@ -10,12 +10,11 @@ from babel.messages.extract import extract_from_file
 from werkzeug.datastructures import MultiDict
 
 from companion import catalogs
-from companion.catalogs import ROOT
 from tests import pages
 from tests.pages import Device, catalog, page, visible_text
 
 GAME = "mice-and-mystics"
-TEMPLATES = ROOT / "templates" / "games" / GAME
+TEMPLATES = pages.package(GAME) / "templates"
 SEATS = ("player-1", "player-2")
 
 

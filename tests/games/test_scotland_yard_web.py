@@ -255,7 +255,7 @@ def contrast(first: str, second: str) -> float:
 
 @pytest.mark.parametrize("ticket", ["taxi", "bus", "underground", "black", "double"])
 def test_every_ticket_s_text_stands_out_from_its_colour_by_at_least_4_5_to_1(ticket):
-    css = (ROOT / "static" / "games" / "scotland-yard.css").read_text()
+    css = (ROOT / "companion" / "games" / "scotland_yard" / "static" / "style.css").read_text()
     colours = dict(re.findall(r"--([\w-]+): (#[0-9a-f]{6})", css.split("@media")[0]))
     assert contrast(colours[ticket], colours[f"{ticket}-fg"]) >= 4.5
 

@@ -26,6 +26,10 @@ def test_the_wheel_holds_templates_static_files_and_catalogues(wheel):
     assert "companion/static/app.js" in names
     assert "companion/translations/cs/LC_MESSAGES/messages.mo" in names
     assert "companion/games/scotland_yard/board.json" in names
+    for package in ("scotland_yard", "downforce", "mice_and_mystics", "eat_your_tourist"):  # each game's own parts
+        assert f"companion/games/{package}/templates/seat.html" in names
+        assert f"companion/games/{package}/static/style.css" in names
+        assert f"companion/games/{package}/translations/nl/LC_MESSAGES/messages.mo" in names
 
 
 def test_the_installed_wheel_serves_pages_without_the_source_tree(wheel, tmp_path):
@@ -37,7 +41,8 @@ def test_the_installed_wheel_serves_pages_without_the_source_tree(wheel, tmp_pat
         "assert companion.__file__.startswith(sys.argv[1]), companion.__file__;"
         "c = create_app({'DATA_DIR': sys.argv[2]}).test_client();"
         "page = c.get('/?lang=nl').get_data(as_text=True); assert 'Tafel openen' in page, page;"
-        "r = c.get('/static/vendor/htmx.min.js'); assert r.status_code == 200; r.close()"
+        "r = c.get('/static/vendor/htmx.min.js'); assert r.status_code == 200; r.close();"
+        "r = c.get('/static/games/downforce/style.css'); assert r.status_code == 200; r.close()"
     )
     subprocess.run([sys.executable, "-c", script, str(target), str(tmp_path / "data")], check=True, cwd=tmp_path,
                    env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"})

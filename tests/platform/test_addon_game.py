@@ -1,0 +1,56 @@
+"""A fifth game is one package, outside companion/ if you like: tests/dice_tower brings its rules, its own
+seat and display templates, its stylesheet and a Czech catalogue, and needs no edit anywhere else."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.web.app import create_app
+from tests.pages import Device, open_table, visible_text
+
+ADDON = "tests.dice_tower"
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "EXTRA_GAMES": ADDON})
+
+
+def test_an_add_on_plays_on_its_own_screens_in_its_own_language_with_its_own_styles(app):
+    code, tokens = open_table(app.test_client(), "dice-tower", {"players": 2}, {"player-1": "Anna"})
+    phone = Device.of(app, code, tokens, "player-1", lang="cs")
+    assert "Věž už vydala 0 kostek." in visible_text(phone.page)
+    phone.submit("drop", "Hodit kostku do věže")
+    assert "Věž už vydala 1 kostek." in visible_text(phone.page)
+    display = Device.of(app, code, tokens, "display", lang="cs").page
+    assert re.search(r'class="dice-tower-rolls">[1-6]<', display)
+
+    stylesheet = re.search(r'href="(/static/games/dice-tower/style\.css\?v=\w+)"', phone.page).group(1)
+    answer = app.test_client().get(stylesheet)
+    assert answer.status_code == 200 and b"#7a4b1f" in answer.data
+    assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    answer.close()
+    assert app.test_client().get("/static/games/no-such-game/style.css").status_code == 404
+
+
+def test_an_installed_add_on_is_found_by_its_entry_point(tmp_path):
+    """A distribution that declares a `table_companion.games` entry point needs no setting at all."""
+    dist = tmp_path / "dice_tower_addon-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: dice-tower-addon\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[table_companion.games]\ndice-tower = {ADDON}:game\n")
+    script = "from companion import games; print(sorted(games.load([])))"
+    root = Path(__file__).resolve().parents[2]
+    found = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": f"{tmp_path}:{root}", "PATH": "/usr/bin:/bin"},
+    ).stdout
+    assert "'dice-tower'" in found and "'scotland-yard'" in found
