@@ -99,3 +99,13 @@ def test_on_a_small_phone_the_bid_the_driver_power_and_the_bet_are_in_the_first_
         assert taps(page) == 1
         in_first_screen(page, page.locator(".secret-bet", has_text="Your bet 1:"))
     expect(seats[0].locator(".banner")).to_have_text("All bets of round 1 are in.")
+
+    # The cars cross the finish line: on a phone every car still racing, and the end of the race, in the first
+    # screen however many cars are home.
+    finish = seats[1].locator("form[data-action=finish]")
+    for car in ("red car", "blue car", "green car", "black car", "yellow car"):
+        for button in finish.get_by_role("button").all():
+            in_first_screen(seats[1], button)
+        in_first_screen(seats[1], seats[1].locator(".df-end-race > summary"))
+        finish.get_by_role("button", name=car).click()
+        seq.step()

@@ -16,7 +16,14 @@ from tests.e2e.walk import CHECKS, Plan, Walk, options_for
 PLANS = {
     "downforce": Plan(
         "downforce",
-        waits_on={"bid": False, "forced_bid": False, "keep_power": False, "bet": False},
+        waits_on={
+            "bid": False,
+            "forced_bid": False,
+            "keep_power": False,
+            "bet": False,
+            "finish": True,
+            "end_race": False,
+        },
         weights={"bid": 3.0},
     ),
     "scotland-yard": Plan("scotland-yard", waits_on={"move": False, "double_move": False}),
