@@ -7,7 +7,22 @@ round 1, like boardgame.io's pushes in the peer's figures.
 
 from __future__ import annotations
 
-from companion.games.base import HOST, N_, Game, Option, RuleError, SeatSpec, msg
+from companion.games.base import HOST, N_, Game, Move, Option, RuleError, SeatSpec, msg
+
+BID = {"type": "object", "properties": {"amount": {"type": "integer"}}, "required": ["amount"]}
+
+
+def bid(state, actor, action):
+    amount = action.get("amount")
+    if actor == HOST:
+        raise RuleError(N_("The host does not bid."))
+    if actor in state["bids"]:
+        raise RuleError(N_("You have bid this round already."))
+    if not isinstance(amount, int) or not 1 <= amount <= 1000:
+        raise RuleError(N_("Bid a whole number from 1 to 1000."))
+    state["bids"][actor] = amount
+    if len(state["bids"]) == len(state["seats"]):
+        state.update(round=state["round"] + 1, bids={}, revealed={"round": state["round"], "bids": state["bids"]})
 
 
 class SealedBid(Game):
@@ -15,7 +30,7 @@ class SealedBid(Game):
     name = N_("Sealed bids (benchmark)")
     summary = N_("Everybody bids in secret; the bids are shown when all are in.")
     options = (Option("players", N_("Players"), "int", 6, min=2, max=8),)
-    actions = {"bid": {"type": "object", "properties": {"amount": {"type": "integer"}}, "required": ["amount"]}}
+    moves = {"bid": Move(lambda state, actor, action, rng: bid(state, actor, action), BID)}
     concurrent = frozenset({"bid"})
 
     def seats(self, options):
@@ -23,19 +38,6 @@ class SealedBid(Game):
 
     def setup(self, options, rng):
         return {"round": 1, "bids": {}, "revealed": None, "seats": [s.id for s in self.seats(options)]}
-
-    def apply(self, state, actor, action, rng):
-        amount = action.get("amount")
-        if actor == HOST:
-            raise RuleError(N_("The host does not bid."))
-        if actor in state["bids"]:
-            raise RuleError(N_("You have bid this round already."))
-        if not isinstance(amount, int) or not 1 <= amount <= 1000:
-            raise RuleError(N_("Bid a whole number from 1 to 1000."))
-        bids = {**state["bids"], actor: amount}
-        if len(bids) < len(state["seats"]):
-            return {**state, "bids": bids}
-        return {**state, "round": state["round"] + 1, "bids": {}, "revealed": {"round": state["round"], "bids": bids}}
 
     def view(self, state, seat):
         return {

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-import copy
+from companion.games.base import HOST, N_, Game, Move, Option, RuleError, SeatSpec, msg
 
-from companion.games.base import HOST, N_, Game, Option, RuleError, SeatSpec, msg
+
+def write(state, actor, action, rng):
+    if actor == HOST:
+        raise RuleError(N_("The host has no note to write."))
+    if len(state["notes"]) == len(state["seats"]):
+        raise RuleError(N_("All notes are in; start the next round."))
+    state["notes"][actor] = action["note"]
+    if len(state["notes"]) == len(state["seats"]):
+        state["revealed"].append(dict(state["notes"]))
+
+
+def next_round(state, actor, action, rng):
+    if len(state["notes"]) < len(state["seats"]):
+        raise RuleError(N_("Wait until every note is in."))
+    state["round"] += 1
+    state["notes"] = {}
 
 
 class SecretNotes(Game):
@@ -14,10 +29,10 @@ class SecretNotes(Game):
     name = N_("Secret notes")
     summary = N_("A test game: everybody writes a secret, then all are shown at once.")
     options = (Option("players", N_("Players"), "int", 3, min=2, max=6),)
-    actions = {
-        "write": {"type": "object", "properties": {"note": {"type": "string"}}, "required": ["note"]},
-        "roll": {"type": "object", "properties": {}},
-        "next_round": {"type": "object", "properties": {}},
+    moves = {
+        "write": Move(write, {"type": "object", "properties": {"note": {"type": "string"}}, "required": ["note"]}),
+        "roll": Move(lambda state, actor, action, rng: state["dice"].append(rng.roll())),
+        "next_round": Move(next_round),
     }
     concurrent = frozenset({"write"})
 
@@ -29,25 +44,6 @@ class SecretNotes(Game):
 
     def setup(self, options, rng):
         return {"round": 1, "notes": {}, "revealed": [], "dice": [], "seats": [s.id for s in self.seats(options)]}
-
-    def apply(self, state, actor, action, rng):
-        state = copy.deepcopy(state)
-        if action["type"] == "write":
-            if actor == HOST:
-                raise RuleError(N_("The host has no note to write."))
-            if len(state["notes"]) == len(state["seats"]):
-                raise RuleError(N_("All notes are in; start the next round."))
-            state["notes"][actor] = action["note"]
-            if len(state["notes"]) == len(state["seats"]):
-                state["revealed"].append(dict(state["notes"]))
-        elif action["type"] == "roll":
-            state["dice"].append(rng.roll())
-        elif action["type"] == "next_round":
-            if len(state["notes"]) < len(state["seats"]):
-                raise RuleError(N_("Wait until every note is in."))
-            state["round"] += 1
-            state["notes"] = {}
-        return state
 
     def view(self, state, seat):
         return {

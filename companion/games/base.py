@@ -8,7 +8,8 @@ that it can be snapshotted and exported; `apply` must not mutate its input.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -74,6 +75,21 @@ class Option:
     help: str = ""
 
 
+@dataclass(frozen=True)
+class Move:
+    """One kind of action, declared once: its fields, when and by whom it may be made, and what it does.
+
+    does(state, actor, action, rng) changes the state it is given (a copy: the platform's, made once).
+    phases: the values of state["phase"] it may be made in (None: any). who(state, actor, action) raises a
+    RuleError when this actor may not make it (None: anyone at the table).
+    """
+
+    does: Callable[..., None]
+    fields: dict = field(default_factory=lambda: {"type": "object", "properties": {}})
+    phases: tuple[str, ...] | None = None
+    who: Callable[[dict, str, dict], None] | None = None
+
+
 class Game:
     """Base class of a game companion; override what your game needs."""
 
@@ -82,8 +98,8 @@ class Game:
     summary: str = ""
     bgg_id: int | None = None  # the game's BoardGameGeek id: BG Stats matches a sent play by it
     options: tuple[Option, ...] = ()
-    # action type -> JSON Schema of the action's fields (without "type").
-    actions: Mapping[str, dict] = {}
+    # action type -> its Move: the one declaration of each kind of action.
+    moves: Mapping[str, Move] = {}
     # Action types that stay meaningful when other actions happened since the
     # phone last saw the table (sealed bids, detective moves): they are only
     # re-validated. Any other action sent from an outdated view is refused.
@@ -104,9 +120,44 @@ class Game:
     def setup(self, options: dict, rng: Rng) -> dict:
         raise NotImplementedError
 
+    @property
+    def actions(self) -> dict[str, dict]:
+        """Action type -> JSON Schema of the action's fields (without "type"), for the forms and the API."""
+        return {kind: move.fields for kind, move in self.moves.items()}
+
     def apply(self, state: dict, actor: str, action: dict, rng: Rng) -> dict:
-        """Return the state after `actor` (a seat id or HOST) does `action`."""
-        raise NotImplementedError
+        """Return the state after `actor` (a seat id or HOST) does `action`: its move's checks, then its change
+        to a copy of the state."""
+        move = self.check(state, actor, action)
+        state = self.fresh(copy.deepcopy(state))
+        move.does(state, actor, action, rng)
+        return state
+
+    def check(self, state: dict, actor: str, action: dict) -> Move:
+        """The action's move, if its own checks (who may make it, in which phases) let `actor` make it now."""
+        move = self.moves.get(action.get("type"))
+        if move is None:
+            raise RuleError(N_("This game has no such action."), code="unknown_action")
+        if move.who is not None:
+            move.who(state, actor, action)
+        if move.phases is not None and state.get("phase") not in move.phases:
+            raise self.wrong_phase(state)
+        return move
+
+    def allows(self, state: dict, actor: str, action: dict) -> bool:
+        try:
+            self.check(state, actor, action)
+        except RuleError:
+            return False
+        return True
+
+    def wrong_phase(self, state: dict) -> RuleError:
+        """The refusal of a move made outside its phases."""
+        return RuleError(N_("That cannot be done now."), code="wrong_phase")
+
+    def fresh(self, state: dict) -> dict:
+        """The copied state before a move changes it: a game clears here what tells only of the last action."""
+        return state
 
     def view(self, state: dict, seat: str | None) -> dict:
         """What `seat` may see; seat None is the public table display.

@@ -3,7 +3,7 @@ proves that a fifth game is one package and nothing else (tests/platform/test_ad
 
 from __future__ import annotations
 
-from companion.games.base import N_, Game, Option, SeatSpec, msg
+from companion.games.base import N_, Game, Move, Option, SeatSpec, msg
 
 
 class DiceTower(Game):
@@ -13,16 +13,13 @@ class DiceTower(Game):
     name = N_("Dice tower")
     summary = N_("A test add-on: drop dice into a tower.")
     options = (Option("players", N_("Players"), "int", 2, min=1, max=4),)
-    actions = {"drop": {"type": "object", "properties": {}}}
+    moves = {"drop": Move(lambda state, actor, action, rng: state["rolls"].append(rng.roll()))}
 
     def seats(self, options):
         return [SeatSpec(f"player-{n}", msg(N_("Player %(n)s"), n=n)) for n in range(1, options["players"] + 1)]
 
     def setup(self, options, rng):
         return {"rolls": []}
-
-    def apply(self, state, actor, action, rng):
-        return {"rolls": [*state["rolls"], rng.roll()]}
 
     def view(self, state, seat):
         return {"rolls": state["rolls"]}

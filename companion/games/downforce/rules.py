@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from companion.games.base import HOST, N_, Game, Option, RuleError, SeatSpec, msg
+from companion.games.base import HOST, N_, Game, Move, Option, RuleError, SeatSpec, msg
 
 from . import auction, race
 from .cards import BOARDS, CARS, POWERS, car_name
@@ -39,8 +39,58 @@ def _schema(properties: dict | None = None, required: tuple = ()) -> dict:
     return {"type": "object", "properties": properties or {}, "required": list(required)}
 
 
-# Sealed actions of single players; anyone at the table may do the rest.
-OWN_SEAT_ONLY = frozenset({"bid", "forced_bid", "keep_power", "bet"})
+def at_the_table(state: dict, actor: str, action: dict) -> None:
+    if actor != HOST and actor not in state["players"]:
+        raise RuleError(N_("Only players at this table can do that."), code="not_your_seat")
+
+
+def own_seat(state: dict, actor: str, action: dict) -> None:
+    """Sealed actions of single players: the host cannot make them for anyone."""
+    if actor not in state["players"]:
+        raise RuleError(N_("Only the player themselves can do that, on their own phone."), code="not_your_seat")
+
+
+# Each move once: what it does, its fields and who may make it (the phases are the race's and the auction's own).
+MOVES = {
+    "enter_speed8": Move(
+        lambda state, actor, action, rng: race.enter_card(state, "speed8", action.get("car")),
+        _schema({"car": CAR}, ("car",)),
+        who=at_the_table,
+    ),
+    "enter_power": Move(
+        lambda state, actor, action, rng: race.enter_card(state, "powers", action.get("power")),
+        _schema({"power": POWER}, ("power",)),
+        who=at_the_table,
+    ),
+    "bid": Move(
+        lambda state, actor, action, rng: auction.place_bid(state, actor, action),
+        _schema({"car": CAR, "amount": STRIPE, "stripes": STRIPES, "wild": WILD, "pass": PASS}),
+        who=own_seat,
+    ),
+    "forced_bid": Move(
+        lambda state, actor, action, rng: auction.place_forced_bid(state, actor, action),
+        _schema({"car": CAR, "from": SHOWN, "amount": STRIPE}, ("from",)),
+        who=own_seat,
+    ),
+    "keep_power": Move(
+        lambda state, actor, action, rng: auction.keep_power(state, actor, action.get("power")),
+        _schema({"power": POWER}, ("power",)),
+        who=own_seat,
+    ),
+    "open_bets": Move(lambda state, actor, action, rng: race.open_betting(state), _schema(), who=at_the_table),
+    "bet": Move(
+        lambda state, actor, action, rng: race.place_bet(state, actor, action),
+        _schema({"car": CAR, "round": ROUND}, ("car",)),
+        who=own_seat,
+    ),
+    "finish": Move(
+        lambda state, actor, action, rng: race.cross_finish(state, action.get("car")),
+        _schema({"car": CAR}, ("car",)),
+        who=at_the_table,
+    ),
+    "end_race": Move(lambda state, actor, action, rng: race.stop_race(state), _schema(), who=at_the_table),
+    "next_race": Move(lambda state, actor, action, rng: race.next_race(state, rng), _schema(), who=at_the_table),
+}
 
 
 class Downforce(Game):
@@ -71,18 +121,7 @@ class Downforce(Game):
             ),
         ),
     )
-    actions = {
-        "enter_speed8": _schema({"car": CAR}, ("car",)),
-        "enter_power": _schema({"power": POWER}, ("power",)),
-        "bid": _schema({"car": CAR, "amount": STRIPE, "stripes": STRIPES, "wild": WILD, "pass": PASS}),
-        "forced_bid": _schema({"car": CAR, "from": SHOWN, "amount": STRIPE}, ("from",)),
-        "keep_power": _schema({"power": POWER}, ("power",)),
-        "open_bets": _schema(),
-        "bet": _schema({"car": CAR, "round": ROUND}, ("car",)),
-        "finish": _schema({"car": CAR}, ("car",)),
-        "end_race": _schema(),
-        "next_race": _schema(),
-    }
+    moves = MOVES
     concurrent = frozenset({"bid", "forced_bid", "keep_power", "bet"})
 
     def moment(self, state):
@@ -115,40 +154,6 @@ class Downforce(Game):
             if option.kind == "choice" and chosen[option.name] not in option.choices:
                 raise RuleError(N_("The option %(option)s has a value the game cannot use."), option=option.name)
         return chosen
-
-    def apply(self, state: dict, actor: str, action: dict, rng) -> dict:
-        kind = action.get("type")
-        if kind not in self.actions:
-            raise RuleError(N_("Downforce has no such action."), code="unknown_action")
-        self._check_actor(state, actor, kind)
-        state = copy.deepcopy(state)
-        if kind == "enter_speed8":
-            race.enter_card(state, "speed8", action.get("car"))
-        elif kind == "enter_power":
-            race.enter_card(state, "powers", action.get("power"))
-        elif kind == "bid":
-            auction.place_bid(state, actor, action)
-        elif kind == "forced_bid":
-            auction.place_forced_bid(state, actor, action)
-        elif kind == "keep_power":
-            auction.keep_power(state, actor, action.get("power"))
-        elif kind == "open_bets":
-            race.open_betting(state)
-        elif kind == "bet":
-            race.place_bet(state, actor, action)
-        elif kind == "finish":
-            race.cross_finish(state, action.get("car"))
-        elif kind == "end_race":
-            race.stop_race(state)
-        else:
-            race.next_race(state, rng)
-        return state
-
-    def _check_actor(self, state: dict, actor: str, kind: str) -> None:
-        if kind in OWN_SEAT_ONLY and actor not in state["players"]:
-            raise RuleError(N_("Only the player themselves can do that, on their own phone."), code="not_your_seat")
-        if actor != HOST and actor not in state["players"]:
-            raise RuleError(N_("Only players at this table can do that."), code="not_your_seat")
 
     def view(self, state: dict, seat: str | None) -> dict:
         return table_view(state, seat)

@@ -6,9 +6,7 @@ record what happened there and the app keeps the bookkeeping.
 
 from __future__ import annotations
 
-import copy
-
-from companion.games.base import HOST, N_, Game, Option, RuleError, SeatSpec, msg
+from companion.games.base import HOST, N_, Game, Move, Option, RuleError, SeatSpec, msg
 
 from . import hunt, panic, screens, table, turn
 from .scoring import ranking, summary
@@ -35,20 +33,40 @@ def _schema(required: tuple = (), **properties) -> dict:
     return {"type": "object", "properties": properties, "required": list(required), "additionalProperties": False}
 
 
-# The phases in which each action can be recorded.
-WHEN = {
-    "next": TURN_PHASES,
-    "roll_fright": ("fright",),
-    "tourist_escapes": ("fright", "panic"),
-    "tourist_dies": ("fright", "panic"),
-    "enter_ghost": ("hunt",),
-    "move_ghost": ("hunt",),
-    "eat": ("hunt", "panic"),
-    "fight": ("hunt",),
-    "fight_roll": ("hunt",),
-    "vanish": ("hunt",),
-    "roll_panic": ("panic",),
-    "choose_colour": ("panic",),
+def _may_act(state: dict, actor: str, action: dict) -> None:
+    """The active player and the host record the turn; a defender only rolls for their own ghost."""
+    if state["phase"] == "over":
+        raise RuleError(N_("The game is over."), code="game_over")
+    fight, kind = state["turn"]["fight"], action.get("type")
+    if actor not in (HOST, state["active"]) and not (kind == "fight_roll" and fight and actor == fight["defender"]):
+        raise RuleError(N_("It is not your turn."), code="not_your_turn")
+    if fight and kind != "fight_roll":
+        raise RuleError(N_("Finish the ghost fight first: both ghosts' owners roll."), code="fight_pending")
+
+
+# Each move once: what it does, its fields, the phases in which it can be recorded, and who may record it.
+MOVES = {
+    "next": Move(turn.next_phase, _schema(), TURN_PHASES, _may_act),
+    "roll_fright": Move(turn.roll_fright, _schema(value=DIE), ("fright",), _may_act),
+    "tourist_escapes": Move(turn.tourist_escapes, _schema(("colour",), colour=COLOUR), ("fright", "panic"), _may_act),
+    "tourist_dies": Move(turn.tourist_dies, _schema(("colour",), colour=COLOUR), ("fright", "panic"), _may_act),
+    "enter_ghost": Move(hunt.enter_ghost, _schema(ghost=GHOST), ("hunt",), _may_act),
+    "move_ghost": Move(
+        hunt.move_ghost, _schema(("steps",), ghost=GHOST, steps={**STEPS, "minimum": 1}), ("hunt",), _may_act
+    ),
+    "eat": Move(
+        hunt.eat,
+        _schema(("colour",), ghost=GHOST, colour=COLOUR, steps=STEPS, ghost_of=SEAT),
+        ("hunt", "panic"),
+        _may_act,
+    ),
+    "fight": Move(
+        hunt.fight, _schema(("opponent",), ghost=GHOST, opponent=SEAT, target=TARGET, steps=STEPS), ("hunt",), _may_act
+    ),
+    "fight_roll": Move(hunt.fight_roll, _schema(value=DIE, seat=SEAT), ("hunt",), _may_act),
+    "vanish": Move(hunt.vanish, _schema(ghost=GHOST), ("hunt",), _may_act),
+    "roll_panic": Move(panic.roll_panic, _schema(value=DIE), ("panic",), _may_act),
+    "choose_colour": Move(panic.choose_colour, _schema(("colour",), colour=COLOUR), ("panic",), _may_act),
 }
 
 
@@ -113,20 +131,7 @@ class EatYourTourist(Game):
     # Both owners roll for a ghost fight on their own phones, often in the same second;
     # each roll is re-checked against the fight as it stands, so neither needs the other's.
     concurrent = frozenset({"fight_roll"})
-    actions = {
-        "next": _schema(),
-        "roll_fright": _schema(value=DIE),
-        "tourist_escapes": _schema(("colour",), colour=COLOUR),
-        "tourist_dies": _schema(("colour",), colour=COLOUR),
-        "enter_ghost": _schema(ghost=GHOST),
-        "move_ghost": _schema(("steps",), ghost=GHOST, steps={**STEPS, "minimum": 1}),
-        "eat": _schema(("colour",), ghost=GHOST, colour=COLOUR, steps=STEPS, ghost_of=SEAT),
-        "fight": _schema(("opponent",), ghost=GHOST, opponent=SEAT, target=TARGET, steps=STEPS),
-        "fight_roll": _schema(value=DIE, seat=SEAT),
-        "vanish": _schema(ghost=GHOST),
-        "roll_panic": _schema(value=DIE),
-        "choose_colour": _schema(("colour",), colour=COLOUR),
-    }
+    moves = MOVES
 
     def seats(self, options: dict) -> list[SeatSpec]:
         count = _player_count(options)
@@ -155,16 +160,17 @@ class EatYourTourist(Game):
             "news": [],
         }
 
-    def apply(self, state: dict, actor: str, action: dict, rng) -> dict:
-        kind = action.get("type")
-        if kind not in WHEN:
-            raise RuleError(N_("This game has no such action."), code="unknown_action")
-        _check_may_act(state, actor, kind)
-        state = copy.deepcopy(state)
+    def fresh(self, state: dict) -> dict:
         # The banner is news of the last action, like the history lines: "Ann starts" does not stay a whole turn.
         state["news"], state["banner"] = [], None
-        HANDLERS[kind](state, actor, action, rng)
         return state
+
+    def wrong_phase(self, state: dict) -> RuleError:
+        return RuleError(
+            N_("You cannot do that now: it is the %(phase)s phase."),
+            code="wrong_phase",
+            phase=msg(PHASES[state["phase"]]),
+        )
 
     def view(self, state: dict, seat: str | None) -> dict:
         this_turn, settings = state["turn"], state["settings"]
@@ -193,7 +199,7 @@ class EatYourTourist(Game):
             "events_discarded": len(state["events"]["discard"]),
             "scoreboard": ranking(state),
             "settings": dict(settings),
-            "actions": _allowed_actions(state, seat or HOST),
+            "actions": _allowed_actions(self, state, seat or HOST),
         }
         if state["banner"]:
             view["banner"] = state["banner"]
@@ -283,32 +289,11 @@ def _starting_player(options: dict, players: list, rng) -> tuple[list, str]:
 # --- who may act ---------------------------------------------------------------
 
 
-def _check_may_act(state: dict, actor: str, kind: str) -> None:
-    """The active player and the host record the turn; a defender only rolls for their own ghost."""
-    if state["phase"] == "over":
-        raise RuleError(N_("The game is over."), code="game_over")
-    fight = state["turn"]["fight"]
-    if actor not in (HOST, state["active"]) and not (kind == "fight_roll" and fight and actor == fight["defender"]):
-        raise RuleError(N_("It is not your turn."), code="not_your_turn")
-    if state["phase"] not in WHEN[kind]:
-        raise RuleError(
-            N_("You cannot do that now: it is the %(phase)s phase."),
-            code="wrong_phase",
-            phase=msg(PHASES[state["phase"]]),
-        )
-    if fight and kind != "fight_roll":
-        raise RuleError(N_("Finish the ghost fight first: both ghosts' owners roll."), code="fight_pending")
-
-
-def _allowed_actions(state: dict, actor: str) -> list[str]:
+def _allowed_actions(game: Game, state: dict, actor: str) -> list[str]:
     """Action types `actor` may send now, so a phone shows only those buttons."""
     allowed = []
-    for kind in WHEN:
-        try:
-            _check_may_act(state, actor, kind)
-        except RuleError:
-            continue
-        if _makes_sense(state, kind):
+    for kind in MOVES:
+        if game.allows(state, actor, {"type": kind}) and _makes_sense(state, kind):
             allowed.append(kind)
     return allowed
 
@@ -339,19 +324,3 @@ def _awaits(state: dict, seat: str) -> bool:
     if fight and seat == fight["defender"] and seat not in fight["rolls"]:
         return True
     return seat == state["active"]
-
-
-HANDLERS = {
-    "next": turn.next_phase,
-    "roll_fright": turn.roll_fright,
-    "tourist_escapes": turn.tourist_escapes,
-    "tourist_dies": turn.tourist_dies,
-    "enter_ghost": hunt.enter_ghost,
-    "move_ghost": hunt.move_ghost,
-    "eat": hunt.eat,
-    "fight": hunt.fight,
-    "fight_roll": hunt.fight_roll,
-    "vanish": hunt.vanish,
-    "roll_panic": panic.roll_panic,
-    "choose_colour": panic.choose_colour,
-}

@@ -2,25 +2,62 @@
 
 from __future__ import annotations
 
-import copy
-
-from companion.games.base import N_, Game, Option, RuleError, SeatSpec, msg
+from companion.games.base import N_, Game, Move, Option, RuleError, SeatSpec, msg
 
 from . import chapter, cheese_and_story, minions, schema, sheets, views
 from .names import (
     PARTY_ITEMS,
     seat_label,
 )
-from .seats import seat_ids
+from .seats import own_mouse, seat_ids
 from .story import ENDED, PLAYING, SETUP, WON
 
-PHASES = {
-    **dict.fromkeys(("add_mouse", "remove_mouse", "set_chapter", "start_chapter"), (SETUP,)),
-    **dict.fromkeys(("next_chapter", "end_campaign"), ENDED),
-    **dict.fromkeys(
-        ("assign", "carry_card", "roll_dice", "stash", "story_achievement", "set_notes"), (SETUP, PLAYING, *ENDED)
-    ),
-    **dict.fromkeys(("add_minions", "take_card", "drop_card"), (SETUP, PLAYING)),
+SETUP_ONLY, IN_PLAY, BEFORE_THE_END, ANY_TIME = (SETUP,), (PLAYING,), (SETUP, PLAYING), (SETUP, PLAYING, *ENDED)
+
+
+# Each move once: what it does, the phases it may be made in, and whether only its mouse's own player may make it.
+MOVES = {
+    kind: Move(does, schema.ACTIONS[kind], phases, own_mouse if own else None)
+    for kind, does, phases, own in (
+        ("add_mouse", chapter.add_mouse, SETUP_ONLY, False),
+        ("remove_mouse", chapter.remove_mouse, SETUP_ONLY, True),
+        ("assign", chapter.assign, ANY_TIME, True),
+        ("set_chapter", chapter.set_chapter, SETUP_ONLY, False),
+        ("start_chapter", chapter.start_chapter, SETUP_ONLY, False),
+        ("reveal_encounter", minions.reveal_encounter, IN_PLAY, False),
+        ("add_minions", minions.add_minions, BEFORE_THE_END, False),
+        ("place_minions", minions.place_minions, IN_PLAY, False),
+        ("wound_minion", minions.wound_minion, IN_PLAY, False),
+        ("defeat_minion", minions.defeat_minion, IN_PLAY, False),
+        ("add_cheese", cheese_and_story.add_cheese, IN_PLAY, False),
+        ("steal_cheese", cheese_and_story.steal_cheese, IN_PLAY, False),
+        ("set_special_surge", cheese_and_story.set_special_surge, IN_PLAY, False),
+        ("next", minions.next_turn, IN_PLAY, False),
+        ("move_hourglass", cheese_and_story.move_hourglass, IN_PLAY, False),
+        ("move_end_marker", cheese_and_story.move_end_marker, IN_PLAY, False),
+        ("goals_done", cheese_and_story.goals_done, IN_PLAY, False),
+        ("chapter_lost", cheese_and_story.chapter_lost, IN_PLAY, False),
+        ("mouse_cheese", sheets.mouse_cheese, IN_PLAY, True),
+        ("level_up", sheets.level_up, IN_PLAY, True),
+        ("wound_mouse", sheets.wound_mouse, IN_PLAY, False),
+        ("heal_mouse", sheets.heal_mouse, IN_PLAY, True),
+        ("set_status", sheets.set_status, IN_PLAY, False),
+        ("take_card", sheets.take_card, BEFORE_THE_END, True),
+        ("drop_card", sheets.drop_card, BEFORE_THE_END, True),
+        ("searched", sheets.searched, IN_PLAY, True),
+        ("greedy_roaches", sheets.greedy_roaches, IN_PLAY, False),
+        ("stash", sheets.stash, ANY_TIME, False),
+        ("party_token", sheets.party_token, IN_PLAY, False),
+        ("leave_room", sheets.leave_room, IN_PLAY, False),
+        ("story_achievement", sheets.story_achievement, ANY_TIME, False),
+        ("set_notes", sheets.set_notes, ANY_TIME, False),
+        ("capture_mouse", sheets.capture_mouse, IN_PLAY, False),
+        ("carry_card", sheets.carry_card, ANY_TIME, True),
+        ("award", sheets.award, IN_PLAY, False),
+        ("next_chapter", chapter.next_chapter, ENDED, False),
+        ("end_campaign", chapter.end_campaign, ENDED, False),
+        ("roll_dice", chapter.roll_dice, ANY_TIME, False),
+    )
 }
 
 
@@ -57,7 +94,7 @@ class MiceAndMystics(Game):
             help=N_("Roll action dice on the phones, for tables that lost theirs."),
         ),
     )
-    actions = schema.ACTIONS
+    moves = MOVES
     concurrent = frozenset({"add_cheese", "mouse_cheese", "roll_dice"})
 
     def seats(self, options: dict) -> list[SeatSpec]:
@@ -110,16 +147,12 @@ class MiceAndMystics(Game):
             "minion_life": {},
         }
 
-    def apply(self, state: dict, actor: str, action: dict, rng) -> dict:
-        kind = action.get("type")
-        if kind not in schema.ACTIONS:
-            raise RuleError(N_("Unknown action."), code="unknown_action")
-        state = copy.deepcopy(state)
+    def fresh(self, state: dict) -> dict:
         state["events"] = []
-        if state["phase"] not in PHASES.get(kind, (PLAYING,)):
-            raise RuleError(N_("That cannot be done at this point of the chapter."), code="wrong_phase")
-        HANDLERS[kind](state, actor, action, rng)
         return state
+
+    def wrong_phase(self, state: dict) -> RuleError:
+        return RuleError(N_("That cannot be done at this point of the chapter."), code="wrong_phase")
 
     def view(self, state: dict, seat: str | None) -> dict:
         return views.seat_view(state, seat)
@@ -145,48 +178,6 @@ class MiceAndMystics(Game):
 
     def undo(self, before: dict, undone: dict, action: dict) -> dict:
         return before
-
-
-HANDLERS = {
-    "add_mouse": chapter.add_mouse,
-    "remove_mouse": chapter.remove_mouse,
-    "assign": chapter.assign,
-    "set_chapter": chapter.set_chapter,
-    "start_chapter": chapter.start_chapter,
-    "reveal_encounter": minions.reveal_encounter,
-    "add_minions": minions.add_minions,
-    "place_minions": minions.place_minions,
-    "wound_minion": minions.wound_minion,
-    "defeat_minion": minions.defeat_minion,
-    "add_cheese": cheese_and_story.add_cheese,
-    "steal_cheese": cheese_and_story.steal_cheese,
-    "set_special_surge": cheese_and_story.set_special_surge,
-    "next": minions.next_turn,
-    "move_hourglass": cheese_and_story.move_hourglass,
-    "move_end_marker": cheese_and_story.move_end_marker,
-    "goals_done": cheese_and_story.goals_done,
-    "chapter_lost": cheese_and_story.chapter_lost,
-    "mouse_cheese": sheets.mouse_cheese,
-    "level_up": sheets.level_up,
-    "wound_mouse": sheets.wound_mouse,
-    "heal_mouse": sheets.heal_mouse,
-    "set_status": sheets.set_status,
-    "take_card": sheets.take_card,
-    "drop_card": sheets.drop_card,
-    "searched": sheets.searched,
-    "greedy_roaches": sheets.greedy_roaches,
-    "stash": sheets.stash,
-    "party_token": sheets.party_token,
-    "leave_room": sheets.leave_room,
-    "story_achievement": sheets.story_achievement,
-    "set_notes": sheets.set_notes,
-    "capture_mouse": sheets.capture_mouse,
-    "carry_card": sheets.carry_card,
-    "award": sheets.award,
-    "next_chapter": chapter.next_chapter,
-    "end_campaign": chapter.end_campaign,
-    "roll_dice": chapter.roll_dice,
-}
 
 
 # --- what the screens show -------------------------------------------------------------------------

@@ -9,20 +9,6 @@ from .names import (
     mouse_label,
 )
 
-OWN_MOUSE = frozenset(
-    {
-        "remove_mouse",
-        "assign",
-        "mouse_cheese",
-        "level_up",
-        "heal_mouse",
-        "carry_card",
-        "take_card",
-        "drop_card",
-        "searched",
-    }
-)
-
 
 def seat_ids(options: dict) -> list[str]:
     players = min(max(int(options.get("players", 2)), 1), 4)
@@ -30,16 +16,20 @@ def seat_ids(options: dict) -> list[str]:
 
 
 def the_mouse(state: dict, actor: str, action: dict) -> dict:
-    """The mouse an action is about; a seat may change only its own mice's sheets."""
+    """The mouse an action is about."""
     try:
-        mouse = find_mouse(state, action.get("mouse", ""))
+        return find_mouse(state, action.get("mouse", ""))
     except KeyError:
         raise RuleError(N_("There is no such mouse."), code="unknown_mouse") from None
-    if action["type"] in OWN_MOUSE and actor not in (HOST, mouse["seat"]):
+
+
+def own_mouse(state: dict, actor: str, action: dict) -> None:
+    """Who may make a move on a mouse sheet: its own player, or the host."""
+    mouse = the_mouse(state, actor, action)
+    if actor not in (HOST, mouse["seat"]):
         raise RuleError(
             N_("Only the player running %(mouse)s can do that."), code="not_your_mouse", mouse=mouse_label(mouse)
         )
-    return mouse
 
 
 def the_seat(state: dict, actor: str, action: dict) -> str:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import copy
 
-from companion.games.base import HOST, N_, Game, Msg, Option, RuleError, SeatSpec, msg
+from companion.games.base import HOST, N_, Game, Move, Msg, Option, RuleError, SeatSpec, msg
 
 from .board import BOARD, TRANSPORTS
 
 MISTER_X = "mister-x"
+PLAYING = (MISTER_X, "detectives")  # the phases of a game still running
 ROUNDS = 22
 REVEAL_MOVES = (3, 8, 13, 18, 24)
 DETECTIVE_TICKETS = {"taxi": 11, "bus": 8, "underground": 4}
@@ -96,21 +97,30 @@ class ScotlandYard(Game):
             help=N_("If on, Mister X wins by stranding the detectives only when the bobbies cannot move either."),
         ),
     )
-    actions = {
-        "move": {
-            "type": "object",
-            "properties": {
-                "piece": {"type": "string"},
-                "to": STATION_FIELD,
-                "ticket": {"type": "string", "enum": list(TICKETS)},
+    # Who may make a move, and when, depends on the piece it moves: each move checks it itself.
+    moves = {
+        "move": Move(
+            lambda state, actor, action, rng: _move(state, actor, action),
+            {
+                "type": "object",
+                "properties": {
+                    "piece": {"type": "string"},
+                    "to": STATION_FIELD,
+                    "ticket": {"type": "string", "enum": list(TICKETS)},
+                },
+                "required": ["to", "ticket"],
             },
-            "required": ["to", "ticket"],
-        },
-        "double_move": {
-            "type": "object",
-            "properties": {"to": STATION_FIELD, "ticket": {"type": "string", "enum": list(TICKETS)}},
-            "required": ["to", "ticket"],
-        },
+            PLAYING,
+        ),
+        "double_move": Move(
+            lambda state, actor, action, rng: _move_mister_x(state, actor, action, double=True),
+            {
+                "type": "object",
+                "properties": {"to": STATION_FIELD, "ticket": {"type": "string", "enum": list(TICKETS)}},
+                "required": ["to", "ticket"],
+            },
+            PLAYING,
+        ),
     }
     concurrent = frozenset({"move"})
 
@@ -163,22 +173,8 @@ class ScotlandYard(Game):
 
     # -- actions ----------------------------------------------------------------
 
-    def apply(self, state: dict, actor: str, action: dict, rng) -> dict:
-        state = copy.deepcopy(state)
-        if state["phase"] == "over":
-            raise RuleError(N_("The game is over."), code="game_over")
-        kind = action.get("type")
-        if kind == "double_move":
-            _move_mister_x(state, actor, action, double=True)
-        elif kind == "move":
-            piece = action.get("piece") or _default_piece(state, actor)
-            if piece == MISTER_X:
-                _move_mister_x(state, actor, action, double=False)
-            else:
-                _move_figure(state, actor, piece, action)
-        else:
-            raise RuleError(N_("Scotland Yard has no action called %(action)s."), code="unknown_action", action=kind)
-        return state
+    def wrong_phase(self, state: dict) -> RuleError:
+        return RuleError(N_("The game is over."), code="game_over")
 
     def undo(self, before: dict, undone: dict, action: dict) -> dict:
         """Roll back, but every station Mister X showed (SY-16) stays known.
@@ -363,6 +359,15 @@ def _double_move_starts(state: dict) -> dict[str, list[int]]:
 
 def _may_double_move(state: dict) -> bool:
     return state["phase"] == MISTER_X and not state["double_move"] and state["mister_x"]["double"] > 0
+
+
+def _move(state: dict, actor: str, action: dict) -> None:
+    """A single move: Mister X's, or a detective's or bobby's (the piece named, else the actor's own)."""
+    piece = action.get("piece") or _default_piece(state, actor)
+    if piece == MISTER_X:
+        _move_mister_x(state, actor, action, double=False)
+    else:
+        _move_figure(state, actor, piece, action)
 
 
 def _move_mister_x(state: dict, actor: str, action: dict, double: bool) -> None:
