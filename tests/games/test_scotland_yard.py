@@ -9,7 +9,8 @@ import pytest
 from companion.games.base import HOST, RuleError
 from companion.games.scotland_yard import game
 from companion.games.scotland_yard.board import BOARD
-from companion.games.scotland_yard.rules import DETECTIVE_TICKETS, MISTER_X, REVEAL_MOVES, possible_stations
+from companion.games.scotland_yard.figures import DETECTIVE_TICKETS, MISTER_X, REVEAL_MOVES
+from companion.games.scotland_yard.notebook import possible_stations
 from companion.rng import Rng
 
 SHARED_BOARD = Path(__file__).resolve().parents[3] / "shared" / "data" / "scotland-yard" / "board.json"

@@ -12,7 +12,8 @@ import json
 import pytest
 
 from companion.games.scotland_yard.board import BOARD
-from companion.games.scotland_yard.rules import DETECTIVE_RIDES, FIGURE_TOOK, MISTER_X, SKIP_REASONS
+from companion.games.scotland_yard.figures import DETECTIVE_RIDES, MISTER_X
+from companion.games.scotland_yard.history import FIGURE_TOOK, SKIP_REASONS
 from tests.games.test_scotland_yard_web import distances_to
 from tests.http import call
 from tests.leaks import DISPLAY, Table, json_frames, walk

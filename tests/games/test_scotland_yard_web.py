@@ -10,7 +10,8 @@ from flask import render_template
 
 from companion.catalogs import ROOT
 from companion.games.scotland_yard.board import BOARD
-from companion.games.scotland_yard.rules import DETECTIVE_RIDES, MISTER_X, YOU_TOOK
+from companion.games.scotland_yard.figures import DETECTIVE_RIDES, MISTER_X
+from companion.games.scotland_yard.history import YOU_TOOK
 from tests import pages
 from tests.http import call
 from tests.leaks import DISPLAY, Table, json_frames, walk
