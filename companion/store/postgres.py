@@ -31,8 +31,8 @@ from companion.store import (
     SeqTaken,
     StoreBusy,
     TableRecord,
-    TableSummary,
 )
+from companion.store.housekeeping import Housekeeping
 
 # Each entry moves the schema one version on; never edit an entry once released, append a new one.
 MIGRATIONS = (
@@ -83,8 +83,11 @@ POOL_WAIT = 5.0
 MIGRATION_LOCK = 74062025
 
 
-class PostgresStore:
+class PostgresStore(Housekeeping):
     """Store on a PostgreSQL database, through a small pool of connections shared by all threads."""
+
+    PARAM = "%s"
+    TRUE, FALSE = "true", "false"
 
     def __init__(self, url: str, pool_size: int | None = None):
         size = pool_size or int(os.environ.get("COMPANION_DATABASE_POOL", "8"))
@@ -154,7 +157,7 @@ class PostgresStore:
             with self._pool.connection() as db:
                 yield db
 
-    def _rows(self, query: str, params: tuple = ()) -> list[tuple]:
+    def _read(self, query: str, params: tuple = ()) -> list[tuple]:
         """A read: one statement (autocommit); safe to repeat, so a connection the server cut is no answer."""
         attempt = 0
         while True:
@@ -214,14 +217,14 @@ class PostgresStore:
             raise CodeTaken(table.code) from error
 
     def table(self, code: str) -> TableRecord | None:
-        rows = self._rows(
+        rows = self._read(
             "SELECT code, game, options, seed, host_token_hash, created, updated, archived FROM tables WHERE code = %s",
             (code,),
         )
         return TableRecord(*rows[0]) if rows else None
 
     def events(self, code: str, after: int = 0) -> list[Event]:
-        rows = self._rows(
+        rows = self._read(
             "SELECT seq, kind, actor, payload, client_action_id, created FROM events"
             " WHERE code = %s AND seq > %s ORDER BY seq",
             (code, after),
@@ -261,14 +264,14 @@ class PostgresStore:
             raise SeqTaken(events[0].seq) from error
 
     def action_seq(self, code: str, actor: str, client_action_id: str) -> int | None:
-        rows = self._rows(
+        rows = self._read(
             "SELECT seq FROM events WHERE code = %s AND actor = %s AND client_action_id = %s",
             (code, actor, client_action_id),
         )
         return rows[0][0] if rows else None
 
     def seats(self, code: str) -> dict[str, SeatRecord]:
-        rows = self._rows("SELECT seat, name, token_hash, invite_hash, extra FROM seats WHERE code = %s", (code,))
+        rows = self._read("SELECT seat, name, token_hash, invite_hash, extra FROM seats WHERE code = %s", (code,))
         return {row[0]: SeatRecord(*row) for row in rows}
 
     def save_seat(self, code: str, seat: SeatRecord, expect_token_hash: str | None) -> bool:
@@ -285,24 +288,6 @@ class PostgresStore:
                 (code, seat.seat, seat.name, seat.token_hash, seat.invite_hash, Jsonb(seat.extra)),
             )
             return True
-
-    def list_tables(self) -> list[TableSummary]:
-        rows = self._rows(
-            "SELECT code, game, created, updated, archived,"
-            " (SELECT count(*) FROM events WHERE events.code = tables.code)"
-            " FROM tables ORDER BY updated DESC"
-        )
-        return [TableSummary(*row) for row in rows]
-
-    def archive_idle(self, idle_since: float) -> list[str]:
-        rows = self._write(
-            "UPDATE tables SET archived = true WHERE NOT archived AND updated < %s RETURNING code", (idle_since,)
-        )
-        return sorted(row[0] for row in rows)
-
-    def remove_archived(self, idle_since: float) -> list[str]:
-        rows = self._write("DELETE FROM tables WHERE archived AND updated < %s RETURNING code", (idle_since,))
-        return sorted(row[0] for row in rows)
 
     def cannot_write(self) -> str | None:
         """The database server watches its own disk; a full one shows as CannotWrite on the next write."""

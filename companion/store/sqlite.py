@@ -20,8 +20,8 @@ from companion.store import (
     SeqTaken,
     StoreBusy,
     TableRecord,
-    TableSummary,
 )
+from companion.store.housekeeping import Housekeeping
 
 
 def off_the_loop(function, *args):
@@ -121,7 +121,7 @@ class _Pending:
         self.woken = threading.Event()  # committed, or made the next leader
 
 
-class SqliteStore:
+class SqliteStore(Housekeeping):
     """Store on one SQLite file: a reader connection and a writer connection, each behind a lock.
 
     Appends from many tables that arrive together share one transaction and
@@ -332,24 +332,6 @@ class SqliteStore:
                 (code, seat.seat, seat.name, seat.token_hash, seat.invite_hash, json.dumps(seat.extra)),
             )
             return True
-
-    def list_tables(self) -> list[TableSummary]:
-        rows = self._read(
-            "SELECT code, game, created, updated, archived,"
-            " (SELECT count(*) FROM events WHERE events.code = tables.code)"
-            " FROM tables ORDER BY updated DESC"
-        )
-        return [TableSummary(r[0], r[1], r[2], r[3], bool(r[4]), r[5]) for r in rows]
-
-    def archive_idle(self, idle_since: float) -> list[str]:
-        rows = self._write(
-            "UPDATE tables SET archived = 1 WHERE archived = 0 AND updated < ? RETURNING code", (idle_since,)
-        )
-        return sorted(r[0] for r in rows)
-
-    def remove_archived(self, idle_since: float) -> list[str]:
-        rows = self._write("DELETE FROM tables WHERE archived = 1 AND updated < ? RETURNING code", (idle_since,))
-        return sorted(r[0] for r in rows)
 
     def cannot_write(self) -> str | None:
         """A read-only or (nearly) full filesystem under the database file."""
