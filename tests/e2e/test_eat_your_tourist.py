@@ -1,9 +1,32 @@
 """Sežer svého turistu! in real browsers: three players on three phones and the display, two full turns."""
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import lobby
 from tests.e2e.phone import SMALL_PHONE, in_first_screen
+from tests.e2e.walk import TV_SCREENS
+from tests.http import open_table
+
+# The words of the phase chips that the browser broke across two lines ("Frigh/t", "Lekn/utí"): a word on one line
+# is one box, a word split is two.
+SPLIT_CHIP_WORDS = """() => {
+  const split = [];
+  const range = document.createRange();
+  for (const chip of document.querySelectorAll(".eyt-phase")) {
+    const walker = document.createTreeWalker(chip, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode;
+      for (const word of node.textContent.matchAll(/\\S+/g)) {
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].map((box) => Math.round(box.top)));
+        if (lines.size > 1) { split.push(word[0]); }
+      }
+    }
+  }
+  return split;
+}"""
 
 
 class Table:
@@ -95,3 +118,26 @@ def test_three_players_play_two_full_turns_on_their_phones(server, phones):
     expect(rows.nth(2).locator(".eyt-points")).to_have_text("-1")
     expect(display.locator("#eyt-tourists h2")).to_contain_text("13")
     expect(cyril.locator("#history")).to_contain_text("Bea wins the ghost fight; the ghost of Anna leaves the board")
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "nl"])
+def test_no_phase_chip_breaks_a_word_on_a_small_phone_or_the_tv(server, phones, lang):
+    table = open_table(server.url, "eat-your-tourist", {"players": 4}, ["player-1"])
+    code = table["code"]
+    for who, path, screen in (
+        ("player-1", "seat", SMALL_PHONE),
+        ("host", "display", TV_SCREENS[0]),
+        ("host", "display", TV_SCREENS[1]),
+    ):
+        page = phones(**screen)
+        cookie = f"host_{code}" if who == "host" else f"seat_{code}"
+        page.context.add_cookies(
+            [
+                {"name": cookie, "value": table[who], "url": server.url},
+                {"name": "lang", "value": lang, "url": server.url},
+            ]
+        )
+        page.goto(f"{server.url}/t/{code}/{path}")
+        expect(page.locator("#eyt-turn .eyt-phase")).to_have_count(3)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        assert page.evaluate(SPLIT_CHIP_WORDS) == [], f"{lang} {path} at {screen['width']} px"

@@ -59,7 +59,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("scotland-yard", "phone"): "a station pick below the first screen",
     ("mice-and-mystics", "fits"): "a chapter in play runs below the screen",
     ("mice-and-mystics", "overlap"): "mouse names and player names print over each other on the initiative track",
-    ("eat-your-tourist", "phone"): "die faces below the first screen",
 }
 
 
