@@ -1,10 +1,11 @@
 """Scotland Yard in real browsers: Mister X and two detectives play three rounds by tapping their phones."""
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import lobby
 from tests.e2e.lobby import Seq
-from tests.e2e.phone import SMALL_PHONE, in_first_screen
+from tests.e2e.phone import SMALL_PHONE, count_taps, in_first_screen, taps
 
 
 def tap_move(page, picks, avoid=None, first_screen=False):
@@ -93,3 +94,28 @@ def test_on_a_small_phone_every_move_is_two_taps_in_the_first_screen_and_the_tra
         "nodes => nodes.filter(n => n.textContent.trim()).map(n => parseFloat(getComputedStyle(n).fontSize))"
     )
     assert sizes and min(sizes) >= 16, sorted(set(sizes))
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "nl"])
+def test_on_a_small_phone_mister_x_s_double_move_is_three_taps_in_the_first_screen(server, phones, lang):
+    display, mister_x, dora = phones(1280, 800), phones(**SMALL_PHONE), phones()
+    code = lobby.open_table(display, server.url, "Scotland Yard", detectives="1")
+    lobby.take_seat(mister_x, server.url, code, "Mister X", "Bartholomeus van Oos")
+    lobby.take_seat(dora, server.url, code, "Detective 1", "Dora")
+    mister_x.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+    mister_x.reload()
+    seq = Seq([display, mister_x])
+    count_taps(mister_x)
+    # The station, then the double move's button under it (beside the single move's), then the second station.
+    first = mister_x.locator("#sy-moves details.pick:has(button.double)").first
+    for target in (first.locator("summary"), first.locator("button.double")):
+        in_first_screen(mister_x, target)
+        target.click()
+    seq.step()
+    second = mister_x.locator("#sy-moves .second-step button").first
+    in_first_screen(mister_x, second)
+    second.click()
+    seq.step()
+    assert taps(mister_x) == 3
+    expect(mister_x.locator(".slot.used .double-mark")).to_have_count(2)
+    expect(display.locator(".sy-status .move-counter")).to_have_text("2")
