@@ -147,6 +147,19 @@ def test_the_display_shows_the_track_the_wheel_the_story_and_one_big_next_button
     assert "mm-hourglass-marker" in text and "mm-end-marker" in text
 
 
+def test_the_display_s_track_cards_carry_each_mouse_s_hit_points_and_each_minion_type_s_count(app, client):
+    table = playing_table(client)
+    text = page(app, table["code"], table, "display")
+    cards = dict(re.findall(r'data-card="([^"]+)">(.*?)</li>', text, flags=re.S))
+    collin = cards["mouse:collin"]
+    assert "Anna" in collin and collin.count("mm-pip wound") == 1 and collin.count("mm-pip poison") == 1
+    assert re.search(r"data-mouse-cheese>\d+<", collin) and "Webbed" in collin
+    rats = next(card for card in cards.values() if ">Rats<" in card)
+    assert re.search(r"× \d+ · 1 hit points", rats)
+    assert 'id="mm-glance"' not in text  # the track shows the mice: no second list of them
+    assert "Figure 1" not in text  # no minion is wounded: the track counts them all
+
+
 def test_a_new_mouse_s_hit_points_are_typed_from_its_hero_card_never_preset(app, client):
     # The hero cards' numbers are not in the rules we have (MM Q13): a preset 5 was wrong for some heroes.
     table = open_table(client)
