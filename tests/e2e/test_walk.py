@@ -91,5 +91,8 @@ def walks(tmp_path_factory, browser):
 )
 def test_every_state_of_a_random_game_passes_the_screen_check(walks, game, seed, options, limit, check):
     findings = walks(game, seed, options, limit)
-    assert findings.actions >= min(limit, 30), f"the walk stopped early: {findings.actions} actions"
+    # A game may end in a few actions (Downforce's beginner race: the first car home with an owner wins), but a
+    # walk that stops short of the end found nothing it could take.
+    stopped = not findings.ends and findings.actions < min(limit, 30)
+    assert not stopped, f"the walk stopped early: {findings.actions} actions"
     assert not findings.checks[check], f"{check}: {findings.summary(check)}"
