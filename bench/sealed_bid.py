@@ -39,6 +39,10 @@ class SealedBid(Game):
     def setup(self, options, rng):
         return {"round": 1, "bids": {}, "revealed": None, "seats": [s.id for s in self.seats(options)]}
 
+    def fresh(self, state):
+        # A bid changes only the bids (a new round replaces the rest): thousands of tables keep every state.
+        return {**state, "bids": dict(state["bids"])}
+
     def view(self, state, seat):
         return {
             "round": state["round"],

@@ -141,7 +141,7 @@ class Game:
         """Return the state after `actor` (a seat id or HOST) does `action`: its move's checks, then its change
         to a copy of the state."""
         move = self.check(state, actor, action)
-        state = self.fresh(copy_of(state))
+        state = self.fresh(state)
         move.does(state, actor, action, rng)
         return state
 
@@ -168,8 +168,9 @@ class Game:
         return RuleError(N_("That cannot be done now."), code="wrong_phase")
 
     def fresh(self, state: dict) -> dict:
-        """The copied state before a move changes it: a game clears here what tells only of the last action."""
-        return state
+        """The copy of the state that a move changes: a deep one by default. A game clears here what tells only
+        of the last action, or copies only what its moves change (every copy stays alive in the undo stack)."""
+        return copy_of(state)
 
     def view(self, state: dict, seat: str | None) -> dict:
         """What `seat` may see; seat None is the public table display.

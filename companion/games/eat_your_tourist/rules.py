@@ -161,6 +161,7 @@ class EatYourTourist(Game):
         }
 
     def fresh(self, state: dict) -> dict:
+        state = super().fresh(state)
         # The banner is news of the last action, like the history lines: "Ann starts" does not stay a whole turn.
         state["news"], state["banner"] = [], None
         return state

@@ -148,6 +148,7 @@ class MiceAndMystics(Game):
         }
 
     def fresh(self, state: dict) -> dict:
+        state = super().fresh(state)
         state["events"] = []
         return state
 
