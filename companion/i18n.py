@@ -21,7 +21,8 @@ def select_locale() -> str:
 
 def translation_dirs(games: dict[str, Game]) -> str:
     """The platform's catalogue and each game package's own."""
-    dirs = [PACKAGE / "translations"] + [home(game) / "translations" for game in games.values()]
+    homes = [home(game) for game in games.values()]
+    dirs = [PACKAGE / "translations"] + [folder / "translations" for folder in homes if folder]
     return ";".join(str(d) for d in dirs if d.is_dir())
 
 

@@ -27,6 +27,8 @@ def load(modules: list[str]) -> dict[str, Game]:
     return {game.id: game for game in games}
 
 
-def home(game: Game) -> Path:
-    """The folder of the game's package, where its templates/, static/ and translations/ are."""
-    return Path(sys.modules[type(game).__module__].__file__).parent
+def home(game: Game) -> Path | None:
+    """The folder of the game's package, where its templates/, static/ and translations/ are; None for a game in
+    a lone module, whose folder (site-packages, say) is not its own to serve files from."""
+    folder = Path(sys.modules[type(game).__module__].__file__).parent
+    return folder if (folder / "__init__.py").is_file() else None

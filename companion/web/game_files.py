@@ -14,7 +14,7 @@ STYLE = "style.css"
 
 
 def init_app(app: Flask, games: dict[str, Game]) -> None:
-    folders = {game_id: home(game) for game_id, game in games.items()}
+    folders = {game_id: folder for game_id, game in games.items() if (folder := home(game))}
     templates = {game_id: FileSystemLoader(folder / "templates") for game_id, folder in folders.items()}
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, PrefixLoader({"games": PrefixLoader(templates)})])
     app.extensions["companion.static"] = {game_id: str(folder / "static") for game_id, folder in folders.items()}

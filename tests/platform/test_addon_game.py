@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.games import home
 from companion.web.app import create_app
+from tests.dice_tower import game as dice_tower
 from tests.pages import Device, open_table, visible_text
 
 ADDON = "tests.dice_tower"
@@ -36,6 +38,21 @@ def test_an_add_on_plays_on_its_own_screens_in_its_own_language_with_its_own_sty
     assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     answer.close()
     assert app.test_client().get("/static/games/no-such-game/style.css").status_code == 404
+
+
+def test_a_game_in_a_lone_module_brings_no_files_from_the_folder_it_happens_to_lie_in(tmp_path, monkeypatch):
+    (tmp_path / "static").mkdir()
+    (tmp_path / "static" / "style.css").write_text("/* not the game's */")
+    (tmp_path / "lone_game.py").write_text(
+        "from tests.dice_tower import DiceTower\n"
+        "class LoneGame(DiceTower):\n    id = 'lone-game'\n"
+        "game = LoneGame()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "EXTRA_GAMES": "lone_game"})
+    assert home(app.extensions["companion"].games["lone-game"]) is None
+    assert app.test_client().get("/static/games/lone-game/style.css").status_code == 404
+    assert home(dice_tower) is not None  # a package: its own folder
 
 
 def test_an_installed_add_on_is_found_by_its_entry_point(tmp_path):
