@@ -4,11 +4,15 @@
 // socket is a phone's page (its seat cookie and language cookie, no ?format=json), so every push is the HTML
 // fragment a phone renders, and a bid counts as seen once the frame's view (the generic seat template's
 // round and bidders) includes it. FRAMES=json (the default) is ours-node/load.js unchanged.
+// Two more for a real table's pace (issue 20, item 4): MODE=paced, where each table makes one bid at a time, the
+// next a random 0-2 x PACE_S seconds after the last was sent (PACE_S on average), for DURATION_S seconds; and
+// DISPLAY=1, a display page's socket per table beside its seats, which must see every bid too.
 // Loopback only; bounded in time.
 //
 // Env: SERVER (http://127.x:port), SERVER_PIDS (comma list, for RSS/CPU), TABLES, SEATS,
-//      ROUNDS, WARMUP_ROUNDS, MODE (burst|serial), CONNECT_CONCURRENCY, TIMEOUT_S,
-//      FRAMES (json|html), LANGS (html: the seats' languages in turn, default en), NODE_BENCH (for the ws module)
+//      ROUNDS, WARMUP_ROUNDS, MODE (burst|serial|paced), CONNECT_CONCURRENCY, TIMEOUT_S,
+//      FRAMES (json|html), LANGS (html: the seats' languages in turn, default en), NODE_BENCH (for the ws module),
+//      PACE_S, DURATION_S (paced), DISPLAY (1: a display page per table)
 const fs = require('fs');
 const path = require('path');
 const { performance, monitorEventLoopDelay } = require('perf_hooks');
@@ -26,6 +30,10 @@ const TIMEOUT_S = Number(process.env.TIMEOUT_S || 170);
 const CLK_TCK = 100;
 const FRAMES = process.env.FRAMES || 'json';
 const LANGS = (process.env.LANGS || 'en').split(',');
+const PACE_S = Number(process.env.PACE_S || 5);
+const DURATION_S = Number(process.env.DURATION_S || 60);
+const DISPLAY = process.env.DISPLAY === '1';
+const WATCHERS = SEATS + (DISPLAY ? 1 : 0); // the sockets that must see a bid: the seats', then the display's
 if (!/^http:\/\/(127\.\d+\.\d+\.\d+|localhost):\d+$/.test(SERVER)) { console.error('SERVER must be loopback'); process.exit(2); }
 const log = (...a) => console.error(`[ours ${(performance.now() / 1000).toFixed(1)}s]`, ...a);
 
@@ -48,16 +56,34 @@ async function api(method, p, body, token) {
 const tables = [];
 const latencies = [];
 let frameBytes = 0, frameCount = 0;
-let completed = 0, recording = false, tablesDone = 0, phaseResolve = null, timedOut = false, disconnects = 0, leaks = 0, errors = 0, seqCounter = 0;
+let completed = 0, recording = false, tablesDone = 0, phaseResolve = null, timedOut = false, disconnects = 0, leaks = 0, errors = 0, seqCounter = 0, stopping = false;
 
 function sendBid(t, s) {
   if (timedOut) return;
-  const a = { round: t.round, seat: s, sent: performance.now(), seen: new Uint8Array(SEATS), count: 0 };
+  const a = { round: t.round, seat: s, sent: performance.now(), seen: new Uint8Array(WATCHERS), count: 0 };
   t.pending.set(s, a);
   t.socks[s].send(JSON.stringify({ type: 'bid', amount: 1 + Math.floor(Math.random() * 1000), client_action_id: `b${++seqCounter}` }));
 }
 function startRound(t) { if (MODE === 'burst') { for (let s = 0; s < SEATS; s++) sendBid(t, s); } else { t.next = 1; sendBid(t, 0); } }
+// A paced table: the seats bid in turn, one bid in flight, each sent PACE_S seconds after the last on average.
+function pacedBid(t) {
+  if (stopping) { t.done = true; if (++tablesDone === TABLES && phaseResolve) phaseResolve(); return; }
+  t.lastSent = performance.now();
+  sendBid(t, t.next);
+}
+function onPacedComplete(t) {
+  t.next = (t.next + 1) % SEATS;
+  if (t.next === 0) t.round += 1;
+  setTimeout(() => pacedBid(t), Math.max(0, t.lastSent + Math.random() * 2000 * PACE_S - performance.now()));
+}
+function runPaced() {
+  recording = true; tablesDone = 0;
+  setTimeout(() => { stopping = true; }, DURATION_S * 1000);
+  // Tables start spread over one pace, as quiet tables do not all act at the same moment.
+  return new Promise((res) => { phaseResolve = res; for (const t of tables) { t.next = 0; setTimeout(() => pacedBid(t), Math.random() * 1000 * PACE_S); } });
+}
 function onComplete(t) {
+  if (MODE === 'paced') { onPacedComplete(t); return; }
   if (MODE === 'serial' && t.next < SEATS) { const s = t.next++; queueMicrotask(() => sendBid(t, s)); return; }
   if (t.pending.size > 0) return;
   t.round += 1;
@@ -90,7 +116,7 @@ function onFrame(t, s, frame) {
     if (a.seen[s]) continue;
     if (v.round > a.round || (v.round === a.round && v.bidders.includes(`seat-${a.seat}`))) {
       a.seen[s] = 1;
-      if (++a.count === SEATS) {
+      if (++a.count === WATCHERS) {
         if (recording) { latencies.push(now - a.sent); completed++; }
         t.pending.delete(a.seat);
         onComplete(t);
@@ -108,11 +134,13 @@ async function main() {
     t.code = made.code;
     for (let s = 0; s < SEATS; s++) t.tokens[s] = (await api('POST', `/api/tables/${t.code}/seats`, { seat: `seat-${s}`, name: `t${t.idx}s${s}` })).token;
   });
-  const list = []; for (const t of tables) for (let s = 0; s < SEATS; s++) list.push([t, s]);
+  const list = []; for (const t of tables) for (let s = 0; s < WATCHERS; s++) list.push([t, s]);
   await pool(list, CONNECT_CONCURRENCY, ([t, s]) => new Promise((resolve, reject) => {
-    const page = FRAMES === 'html'
-      ? { query: 'view=seat', headers: { cookie: `seat_${t.code}=${t.tokens[s]}; lang=${LANGS[s % LANGS.length]}` } }
-      : { query: 'format=json', headers: { authorization: `Bearer ${t.tokens[s]}` } };
+    const lang = `lang=${LANGS[s % LANGS.length]}`;
+    const page = s === SEATS ? (FRAMES === 'html' ? { query: 'view=display', headers: { cookie: lang } } : { query: 'view=display&format=json', headers: {} })
+      : FRAMES === 'html'
+        ? { query: 'view=seat', headers: { cookie: `seat_${t.code}=${t.tokens[s]}; ${lang}` } }
+        : { query: 'format=json', headers: { authorization: `Bearer ${t.tokens[s]}` } };
     const ws = new WebSocket(`${SERVER.replace('http', 'ws')}/t/${t.code}/ws?${page.query}`, { headers: page.headers, perMessageDeflate: false });
     t.socks[s] = ws;
     let synced = false;
@@ -125,19 +153,19 @@ async function main() {
   }));
   log(`connected ${list.length} sockets`);
   await new Promise((r) => setTimeout(r, 500));
-  if (WARMUP_ROUNDS > 0) { phase = 'warmup'; await runPhase(WARMUP_ROUNDS, false); await new Promise((r) => setTimeout(r, 200)); }
+  if (WARMUP_ROUNDS > 0 && MODE !== 'paced') { phase = 'warmup'; await runPhase(WARMUP_ROUNDS, false); await new Promise((r) => setTimeout(r, 200)); }
   phase = 'measure';
   const ld = monitorEventLoopDelay({ resolution: 5 }); ld.enable();
   const cpu0 = PIDS.map(cpuS), cli0 = process.cpuUsage(), m0 = machineCpu(), t0 = performance.now();
-  await runPhase(ROUNDS, true);
+  await (MODE === 'paced' ? runPaced() : runPhase(ROUNDS, true));
   const wall = (performance.now() - t0) / 1000;
   clearTimeout(hard); ld.disable();
   const cpu1 = PIDS.map(cpuS), cli = process.cpuUsage(cli0), m1 = machineCpu();
   let bad = 0;
-  for (const t of tables) for (let s = 0; s < SEATS; s++) { const v = t.last[s]; if (!timedOut && (!v || v.round !== t.round)) bad++; }
+  for (const t of tables) for (let s = 0; s < WATCHERS; s++) { const v = t.last[s]; if (!timedOut && (!v || v.round !== t.round)) bad++; }
   const sorted = Float64Array.from(latencies).sort();
   console.log(JSON.stringify({
-    impl: 'ours', frames: FRAMES, tables: TABLES, seats: SEATS, actions: completed,
+    impl: 'ours', frames: FRAMES, tables: TABLES, seats: SEATS, display: DISPLAY, sockets: list.length, actions: completed,
     p50_ms: r2(pct(sorted, 50)), p90_ms: r2(pct(sorted, 90)), p99_ms: r2(pct(sorted, 99)), max_ms: r2(sorted[sorted.length - 1]),
     actions_per_s: r2(completed / wall),
     server_rss_mb: r2(PIDS.map(rssKb).reduce((a, b) => a + b, 0) / 1024),
@@ -146,8 +174,8 @@ async function main() {
     machine_idle_pct: r2(100 * (m1[1] - m0[1]) / (m1[0] - m0[0])),
     client_loop_delay_p99_ms: r2(ld.percentile(99) / 1e6),
     frame_bytes_mean: frameCount ? Math.round(frameBytes / frameCount) : null,
-    rounds: ROUNDS, warmup_rounds: WARMUP_ROUNDS, mode: MODE, wall_s: r2(wall),
-    incomplete_actions: TABLES * SEATS * ROUNDS - completed, timed_out: timedOut, disconnects, errors, bad_final_views: bad, secrecy_leaks: leaks,
+    rounds: ROUNDS, warmup_rounds: WARMUP_ROUNDS, mode: MODE === 'paced' ? `paced ${PACE_S} s` : MODE, wall_s: r2(wall),
+    incomplete_actions: MODE === 'paced' ? tables.reduce((n, t) => n + t.pending.size, 0) : TABLES * SEATS * ROUNDS - completed, timed_out: timedOut, disconnects, errors, bad_final_views: bad, secrecy_leaks: leaks,
   }));
   phase = 'teardown';
   for (const t of tables) for (const w of t.socks) { try { w.close(); } catch (e) { /* */ } }

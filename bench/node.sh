@@ -6,6 +6,8 @@
 #   PROXY=nginx            deploy/nginx.conf (plain HTTP, bench/nginx.py) in front of PROCESSES separate servers of one
 #                          worker each, every table routed to one of them; nginx's CPU counts with the servers'
 #   FRAMES=html            each seat's socket is a phone's page (seat cookie, language cookie LANGS): HTML frames
+#   MODE=paced DISPLAY=1   a real table's pace: one bid per table every PACE_S s on average for DURATION_S s, and a
+#                          display page per table beside the seats (bench/load.js)
 # NODE_BENCH is the scratch copy of shared/bench/ours-node (beside its peer-boardgameio with node_modules).
 #   NODE_BENCH=/tmp/bench/ours-node CONFIG=postgres-redis TABLES=50 ROUNDS=20 WARMUP_ROUNDS=2 bash bench/node.sh
 set -euo pipefail
@@ -56,7 +58,7 @@ fi
 ready "$port"
 sleep 0.5  # every worker up
 pids=$(for master in $masters; do cat "/proc/$master/task/$master/children" 2>/dev/null; done | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
-# FRAMES=html: the pages' own frames (bench/load.js, a copy of ours-node/load.js with that client mode)
+# FRAMES=html, MODE=paced, DISPLAY=1: bench/load.js, a copy of ours-node/load.js with those client modes
 load="$NODE_BENCH/load.js"
-[ "${FRAMES:-json}" = json ] || load="$project/bench/load.js"
+[ "${FRAMES:-json}" = json ] && [ "${MODE:-burst}" != paced ] && [ "${DISPLAY:-}" != 1 ] || load="$project/bench/load.js"
 SERVER=http://127.0.0.1:$port SERVER_PIDS=$pids NODE_BENCH=$NODE_BENCH node "$load"
