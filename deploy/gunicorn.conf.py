@@ -33,20 +33,10 @@ control_socket_disable = True
 
 
 def post_worker_init(worker):
-    """Freeze what the worker loaded (modules, templates, the games' boards) out of the garbage collector's reach.
+    """Keep the garbage collector's pauses short (companion/collector.py), and let pages go on SIGTERM."""
+    from companion.collector import keep_full_collections_short
 
-    Otherwise every full collection walks those ~90,000 objects again, pausing the
-    worker for 15-30 ms with every table in play: the slowest 1 % of actions in
-    the benchmark (bench/RESULTS.md). Once they are frozen, the few objects left
-    make full collections come often (one is due when the survivors reach a
-    quarter of them), so the young generation is collected after 10,000
-    allocations instead of 700: 200 tables, p99 245 -> 204 ms, 10 % more bids.
-    """
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 10, 10)
+    keep_full_collections_short()
     let_pages_go_on_stop(worker)
 
 
