@@ -43,7 +43,9 @@ def main_config(folder: Path, logging: str = "access_log off;") -> str:
 worker_processes 1;
 pid {folder}/nginx.pid;
 error_log {folder}/error.log;
-events {{ worker_connections 8192; }}
+# 1,000 tables of seven pages: each page is two connections here, one from its client and one to its process.
+worker_rlimit_nofile 40000;
+events {{ worker_connections 20000; }}
 http {{
     {logging}
 {temp}
