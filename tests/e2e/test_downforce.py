@@ -5,6 +5,8 @@ from playwright.sync_api import expect
 from tests.e2e import lobby
 from tests.e2e.lobby import Seq
 from tests.e2e.phone import SMALL_PHONE, count_taps, in_first_screen, taps
+from tests.e2e.walk import LANGUAGES, NAMES
+from tests.http import call
 
 PLAYERS = {"Player 1": "Anna", "Player 2": "Bea", "Player 3": "Cyril"}
 
@@ -109,3 +111,32 @@ def test_on_a_small_phone_the_bid_the_driver_power_and_the_bet_are_in_the_first_
         in_first_screen(seats[1], seats[1].locator(".df-end-race > summary"))
         finish.get_by_role("button", name=car).click()
         seq.step()
+
+
+def test_on_a_small_phone_a_perfect_tie_s_re_bid_is_whole_in_the_first_screen_in_every_language(server, phones):
+    status, created = call(server.url, "POST", "/api/tables", {"game": "downforce", "options": {"players": 6}})
+    assert status == 201, created
+    code, tokens = created["code"], {}
+    for number, name in enumerate(NAMES, 1):
+        seat = f"player-{number}"
+        status, claimed = call(server.url, "POST", f"/api/tables/{code}/seats", {"seat": seat, "name": name})
+        tokens[seat] = claimed["token"]
+    car = call(server.url, "GET", f"/api/tables/{code}/view", token=tokens["player-1"])[1]["view"]["auction"]["car"]
+    tie = {"type": "bid", "car": car, "amount": 1, "stripes": 1}  # six equal cards: house rule Q6's re-bid
+    for token in tokens.values():
+        status, answer = call(server.url, "POST", f"/api/tables/{code}/actions", tie, token)
+    assert answer["view"]["auction"]["rebid"], answer
+
+    for lang in LANGUAGES:
+        phone = phones(**SMALL_PHONE)
+        phone.context.add_cookies(
+            [
+                {"name": f"seat_{code}", "value": tokens["player-6"], "url": server.url},
+                {"name": "lang", "value": lang, "url": server.url},
+            ]
+        )
+        phone.goto(f"{server.url}/t/{code}/seat")
+        expect(phone.locator(".banner")).to_be_visible()  # the tie's news, said once on a phone
+        form = phone.locator("form[data-action=bid]")
+        for control in (*form.locator("label.df-choice").all(), *form.locator("button").all()):
+            in_first_screen(phone, control)

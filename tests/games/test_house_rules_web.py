@@ -67,6 +67,10 @@ def test_a_re_bid_that_both_carless_players_pass_shows_only_the_forced_bid_of_th
     for seat in ("player-2", "player-3"):  # a perfect tie: Q6's re-bid (house rule)
         view = api(client, code, tokens[seat], type="bid", amount=2, stripes=1)
     assert view["auction"]["rebid"]
+    # The banner tells the tie; under it the TV's label is short and a phone, short of room, does not say it again.
+    for who, label in ((DISPLAY, True), ("player-2", False)):
+        text = shown(page(app, code, tokens, who))
+        assert "A perfect tie for the" in text and ("A perfect tie: bidding again" in text) == label, text
     for seat in ("player-2", "player-3"):
         api(client, code, tokens[seat], type="bid", **{"pass": True})
     for who in (DISPLAY, "player-2", "player-3"):
