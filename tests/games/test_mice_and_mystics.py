@@ -102,6 +102,15 @@ def test_the_chapter_starts_with_mice_and_minions_shuffled_from_slot_one():
     assert state["groups"]["rats"]["figures"] == [0, 0, 0]
 
 
+def test_a_party_has_at_most_the_six_mice_of_the_box():
+    heroes = [{"type": "add_mouse", "hero": hero, "life": 5} for hero in ("collin", "nez", "filch", "tilda", "lily")]
+    state = do(table(), *heroes, {"type": "add_mouse", "hero": "custom", "name": "Whisker", "life": 4})
+    with pytest.raises(RuleError) as refused:
+        do(state, {"type": "add_mouse", "hero": "maginos", "life": 5})
+    assert refused.value.code == "party_full"
+    assert len(state["mice"]) == 6
+
+
 def test_a_new_encounter_with_no_minion_cards_left_reshuffles_the_whole_track():
     state = chapter(["collin", "nez"], turn=1)
     state = do(

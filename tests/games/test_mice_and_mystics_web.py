@@ -185,6 +185,16 @@ def test_every_phone_has_the_start_button_before_the_party_and_one_that_brings_a
     assert "mm-fold" not in display
 
 
+def test_with_six_mice_in_the_party_the_setup_offers_no_seventh_and_says_why(app, client):
+    table = open_table(client)
+    for hero in ("collin", "nez", "filch", "maginos", "tilda", "lily"):
+        act(client, table, "player-1", type="add_mouse", hero=hero, life=5)
+    for who in ("player-1", "player-2", "host"):
+        screen = page(app, table["code"], table, who)
+        assert 'data-action="add_mouse"' not in screen, who
+        assert "A party has at most 6 mice, one per hero in the box." in visible_text(screen), who
+
+
 def test_a_player_running_two_mice_sees_the_one_on_turn_first(app, client):
     table = open_table(client)
     act(client, table, "player-1", type="add_mouse", hero="lily", life=4)

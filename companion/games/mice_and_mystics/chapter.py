@@ -15,8 +15,12 @@ from .names import (
 from .seats import the_mouse, the_seat
 from .story import PLAYING, SETUP, note
 
+PARTY_FULL = N_("A party has at most %(limit)s mice, one per hero in the box.")
+
 
 def add_mouse(state: dict, actor: str, action: dict, rng) -> None:
+    if len(state["mice"]) >= mice.PARTY_LIMIT:
+        raise RuleError(PARTY_FULL, code="party_full", limit=mice.PARTY_LIMIT)
     hero = schema.choice(action, "hero")
     name = schema.text(action, "name")
     seat = the_seat(state, actor, action)

@@ -5,6 +5,8 @@ from companion.games.base import N_, RuleError
 from .names import ACHIEVEMENTS, MOVES_END_MARKER, PAWS_USED, SLOTS, STATUSES, mouse_label
 from .story import check_lost, note
 
+# The box has six mouse heroes (figures and hero cards); a chapter's party is usually four of them.
+PARTY_LIMIT = 6
 LEVEL_UP_COST = 6
 PACK_LIMIT = 3
 PAWS = 2
