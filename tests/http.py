@@ -24,12 +24,14 @@ def call(base: str, method: str, path: str, body=None, token: str | None = None)
 
 
 def open_table(base: str, game: str = "secret-notes", options: dict | None = None, seats=()) -> dict:
-    """A table with the named seats taken: {"code", "host", seat id: token}."""
+    """A table with the named seats taken (seat ids, each its own player's name, or {seat id: name}):
+    {"code", "host", seat id: token}."""
     status, created = call(base, "POST", "/api/tables", {"game": game, "options": options or {}})
     assert status == 201, created
     table = {"code": created["code"], "host": created["host_token"]}
-    for seat in seats:
-        status, claimed = call(base, "POST", f"/api/tables/{table['code']}/seats", {"seat": seat, "name": seat})
+    names = seats if isinstance(seats, dict) else {seat: seat for seat in seats}
+    for seat, name in names.items():
+        status, claimed = call(base, "POST", f"/api/tables/{table['code']}/seats", {"seat": seat, "name": name})
         assert status == 201, claimed
         table[seat] = claimed["token"]
     return table

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.walk import MEASURE, SMALLEST_TEXT, TV_SCREENS
+from tests.e2e.walk import LANGUAGES, MEASURE, NAMES, SMALLEST_TEXT, TV_SCREENS
 from tests.games.test_scotland_yard_web import detective_step, mister_x_step
 from tests.http import call, open_table
 
@@ -17,14 +17,19 @@ from tests.http import call, open_table
 class Table:
     """A table opened through the API with every seat taken; its display open in Chromium as the host."""
 
-    def __init__(self, server, browser, game: str, options: dict, seats: list[str]):
+    def __init__(self, server, browser, game: str, options: dict, seats, lang: str = "en"):
         self.base = server.url
         created = open_table(self.base, game, options, seats)
         self.code, self.tokens = created["code"], {seat: created[seat] for seat in seats}
         self.tokens["host"] = created["host"]
         self.seq = 0
         self.context = browser.new_context(viewport=TV_SCREENS[0])
-        self.context.add_cookies([{"name": f"host_{self.code}", "value": created["host"], "url": self.base}])
+        self.context.add_cookies(
+            [
+                {"name": f"host_{self.code}", "value": created["host"], "url": self.base},
+                {"name": "lang", "value": lang, "url": self.base},
+            ]
+        )
         self.display = self.context.new_page()
         self.display.goto(f"{self.base}/t/{self.code}/display")
 
@@ -65,8 +70,8 @@ class Table:
 def tv(server, browser):
     tables = []
 
-    def open_tv(game: str, options: dict, seats: list[str]) -> Table:
-        tables.append(Table(server, browser, game, options, seats))
+    def open_tv(game: str, options: dict, seats, lang: str = "en") -> Table:
+        tables.append(Table(server, browser, game, options, seats, lang))
         return tables[-1]
 
     yield open_tv
@@ -149,6 +154,32 @@ def test_mice_and_mystics_fits_the_tv_from_the_setup_through_a_chapter_to_its_en
     table.assert_fits("a chapter in full swing")
     table.act("player-1", type="goals_done")
     table.assert_fits("the chapter won")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_mice_and_mystics_fits_the_tv_with_the_largest_table_the_box_allows(tv, lang):
+    # Six mice (one per hero in the box, the most a party may have) with long names, and every minion card of the
+    # box on the initiative track: rats, roaches, spiders, the centipede, Brodie's two cards and two of Captain
+    # Vurst's: 14 cards.
+    seats = dict(zip([f"player-{n}" for n in range(1, 5)], NAMES, strict=False))
+    table = tv("mice-and-mystics", {"players": 4, "dice_helper": True, "achievements": True}, seats, lang)
+    for number, hero in enumerate(("collin", "nez", "filch", "maginos", "tilda", "lily")):
+        table.act(f"player-{number % 4 + 1}", type="add_mouse", hero=hero, life=6)
+    for minion, figures in (("rats", 6), ("roaches", 6), ("spiders", 2), ("centipede", 1), ("brodie", 1)):
+        table.act("host", type="add_minions", minion=minion, figures=figures, life=2)
+    table.act("host", type="add_minions", minion="leader", name="Captain Vurst", life=6, cards=4)
+    table.assert_fits("six mice and every minion of the box set up")
+    view = table.act("host", type="start_chapter")
+    assert len(view["track"]) == 14
+    table.assert_fits("the largest initiative track")
+    table.act("host", type="reveal_encounter", name="Krysí hlídka u brány", surge="2 rats")
+    table.act("host", type="wound_mouse", mouse="collin", count=2, poison=True)
+    table.act("host", type="set_status", mouse="nez", status="knocked_down", on=True)
+    table.act("host", type="roll_dice", count=6)
+    table.act("host", type="add_cheese", count=6)
+    table.assert_fits("a surge with the largest initiative track")
+    table.act("host", type="goals_done")
+    table.assert_fits("the chapter won with the largest initiative track")
 
 
 def test_eat_your_tourist_fits_the_tv_through_a_turn_a_fight_and_the_final_ranking(tv):
