@@ -47,12 +47,23 @@ def main_thread(trace: Path, base: str) -> list[dict]:
     """The events of the main thread of the renderer that parsed our page (Chromium runs pages of its own too)."""
     events = json.loads(trace.read_text())
     events = events["traceEvents"] if isinstance(events, dict) else events
-    parsed = {e["pid"] for e in events if e.get("name") == "ParseHTML"
-              and e["args"].get("beginData", {}).get("url", "").startswith(base)}
-    shown = {frame["processId"] for e in events if e.get("name") == "TracingStartedInBrowser"
-             for frame in e["args"]["data"].get("frames", []) if frame.get("url", "").startswith(base)}
-    ours = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name"
-            and e["args"]["name"] == "CrRendererMain" and e["pid"] in parsed | shown}
+    parsed = {
+        e["pid"]
+        for e in events
+        if e.get("name") == "ParseHTML" and e["args"].get("beginData", {}).get("url", "").startswith(base)
+    }
+    shown = {
+        frame["processId"]
+        for e in events
+        if e.get("name") == "TracingStartedInBrowser"
+        for frame in e["args"]["data"].get("frames", [])
+        if frame.get("url", "").startswith(base)
+    }
+    ours = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("name") == "thread_name" and e["args"]["name"] == "CrRendererMain" and e["pid"] in parsed | shown
+    }
     return [e for e in events if (e["pid"], e["tid"]) in ours and e.get("ph") == "X"]
 
 
@@ -62,8 +73,11 @@ def cpu_ms(event: dict) -> float:
 
 def summary(events: list[dict]) -> dict[str, float]:
     tasks = [cpu_ms(e) for e in events if e["name"] in TASKS]
-    frames = [cpu_ms(e) for e in events
-              if e["name"] == "FunctionCall" and e["args"]["data"].get("functionName") == "socket.onmessage"]
+    frames = [
+        cpu_ms(e)
+        for e in events
+        if e["name"] == "FunctionCall" and e["args"]["data"].get("functionName") == "socket.onmessage"
+    ]
     return {
         "longest": max(tasks, default=0),
         "tbt4": sum(max(0.0, 4 * t - 50) for t in tasks),
@@ -112,8 +126,11 @@ def pushed_frames(browser, base: str, code: str, token: str, count: int, trace: 
 
     events = traced(browser, page, work, trace, base)
     context.close()
-    handlers = [cpu_ms(e) for e in events
-                if e["name"] == "FunctionCall" and e["args"]["data"].get("functionName") == "socket.onmessage"]
+    handlers = [
+        cpu_ms(e)
+        for e in events
+        if e["name"] == "FunctionCall" and e["args"]["data"].get("functionName") == "socket.onmessage"
+    ]
     # Style, layout and paint come in later tasks (and htmx settles 20 ms after a swap): count them all.
     return handlers, sum(cpu_ms(e) for e in events if e["name"] in TASKS) / max(len(handlers), 1)
 
@@ -140,8 +157,10 @@ def main() -> None:
             medians = "  ".join(f"{key} {statistics.median(values):6.1f}" for key, values in runs.items())
             print(f"{name:22} {medians}  (ms, median)")
         handlers, per_frame = pushed_frames(browser, args.base, code, tokens["detective-1"], 2 * args.runs, trace)
-        print(f"{'pushed frame, display':22} handler {statistics.median(handlers):.1f} ms (median of {len(handlers)}),"
-              f" all main-thread tasks {per_frame:.1f} ms per frame")
+        print(
+            f"{'pushed frame, display':22} handler {statistics.median(handlers):.1f} ms (median of {len(handlers)}),"
+            f" all main-thread tasks {per_frame:.1f} ms per frame"
+        )
         browser.close()
 
 

@@ -44,9 +44,7 @@ def test_a_game_in_a_lone_module_brings_no_files_from_the_folder_it_happens_to_l
     (tmp_path / "static").mkdir()
     (tmp_path / "static" / "style.css").write_text("/* not the game's */")
     (tmp_path / "lone_game.py").write_text(
-        "from tests.dice_tower import DiceTower\n"
-        "class LoneGame(DiceTower):\n    id = 'lone-game'\n"
-        "game = LoneGame()\n"
+        "from tests.dice_tower import DiceTower\nclass LoneGame(DiceTower):\n    id = 'lone-game'\ngame = LoneGame()\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "EXTRA_GAMES": "lone_game"})

@@ -34,4 +34,3 @@ def test_every_acknowledged_action_survives_kill_9(server):
     assert view["seq"] >= max(acknowledged)
     assert len(view["view"]["dice"]) == view["seq"]
     assert acknowledged == list(range(1, len(acknowledged) + 1))
-

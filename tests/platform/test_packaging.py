@@ -14,8 +14,10 @@ ROOT = TESTS.parent
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out),
-                    str(ROOT)], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
+        check=True,
+    )
     return next(out.glob("table_companion-*.whl"))
 
 
@@ -34,8 +36,9 @@ def test_the_wheel_holds_templates_static_files_and_catalogues(wheel):
 
 def test_the_installed_wheel_serves_pages_without_the_source_tree(wheel, tmp_path):
     target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
-                   check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)], check=True
+    )
     script = (
         "import companion, sys; from companion.web.app import create_app;"
         "assert companion.__file__.startswith(sys.argv[1]), companion.__file__;"
@@ -44,5 +47,9 @@ def test_the_installed_wheel_serves_pages_without_the_source_tree(wheel, tmp_pat
         "r = c.get('/static/vendor/htmx.min.js'); assert r.status_code == 200; r.close();"
         "r = c.get('/static/games/downforce/style.css'); assert r.status_code == 200; r.close()"
     )
-    subprocess.run([sys.executable, "-c", script, str(target), str(tmp_path / "data")], check=True, cwd=tmp_path,
-                   env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"})
+    subprocess.run(
+        [sys.executable, "-c", script, str(target), str(tmp_path / "data")],
+        check=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"},
+    )
