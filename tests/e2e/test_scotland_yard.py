@@ -9,7 +9,7 @@ from tests.e2e.phone import SMALL_PHONE, count_taps, in_first_screen, taps
 
 
 def tap_move(page, picks, avoid=None, first_screen=False):
-    """Two taps: a station (a safe one if there is one), then the button that confirms the move.
+    """Two taps: a station (a safe one if there is one), then a ticket in the sheet it opens.
 
     first_screen: both are in the phone's first screen, nobody scrolls for them.
     """
@@ -22,7 +22,7 @@ def tap_move(page, picks, avoid=None, first_screen=False):
     station = pick.get_attribute("data-to")
     # By its station, not its place: a fresh view may reorder the safe stations between the two taps.
     pick = picks.and_(page.locator(f"[data-to='{station}']")).first
-    for target in (pick.locator("summary"), pick.locator("button.go")):
+    for target in (pick.locator("summary"), pick.locator("button.go").first):
         if first_screen:
             in_first_screen(page, target)
         target.click()
@@ -39,7 +39,7 @@ def test_mister_x_and_two_detectives_play_three_rounds_and_the_display_shows_the
     moves = {dora: ["detective-1", "bobby-1"], dirk: ["detective-2", "bobby-2"]}
     for round_number in (1, 2, 3):
         expect(display.locator(".sy-status .whose")).to_contain_text(f"Round {round_number}: Mister X is moving.")
-        station = tap_move(mister_x, mister_x.locator("#sy-moves > .ticket-group details.pick"))
+        station = tap_move(mister_x, mister_x.locator("#sy-moves .station-grid details.pick"))
         seq.step()
         expect(mister_x.locator(".my-station .secret-station")).to_have_text(station)
         expect(mister_x.locator(f".slot[data-move='{round_number}'] .station")).to_have_text(station)
@@ -78,7 +78,7 @@ def test_on_a_small_phone_every_move_is_two_taps_in_the_first_screen_and_the_tra
     lobby.take_seat(dirk, server.url, code, "Detective 2", "Dirk")
     seq = Seq([display, mister_x, dora, dirk])
     for _round in (1, 2):
-        station = tap_move(mister_x, mister_x.locator("#sy-moves > .ticket-group details.pick"), first_screen=True)
+        station = tap_move(mister_x, mister_x.locator("#sy-moves .station-grid details.pick"), first_screen=True)
         seq.step()
         # In turn, each detective moves the first figure on their phone that still has to move (a bobby the other
         # detective has just moved is no longer one of them), until every figure has moved.
@@ -106,9 +106,9 @@ def test_on_a_small_phone_mister_x_s_double_move_is_three_taps_in_the_first_scre
     mister_x.reload()
     seq = Seq([display, mister_x])
     count_taps(mister_x)
-    # The station, then the double move's button under it (beside the single move's), then the second station.
+    # The station, then a double move's ticket in its sheet (under the single move's), then the second station.
     first = mister_x.locator("#sy-moves details.pick:has(button.double)").first
-    for target in (first.locator("summary"), first.locator("button.double")):
+    for target in (first.locator("summary"), first.locator("button.double").first):
         in_first_screen(mister_x, target)
         target.click()
     seq.step()

@@ -275,6 +275,19 @@ def test_a_double_move_makes_two_log_entries_in_one_round_and_uses_up_its_ticket
     ]
 
 
+def test_the_hosts_undo_of_a_mis_tapped_second_step_gives_mister_x_the_second_step_again():
+    """On his phone the second step is one tap, with no confirm: a wrong station is taken back by the host's undo,
+    the double move still under way and its ticket still spent, not by a new move."""
+    first = act(table(45, [13, 94]), MISTER_X, 46, "taxi", kind="double_move")
+    wrong = act(first, MISTER_X, 79, "underground")
+    restored = game.undo(first, wrong, {"type": "move", "to": 79, "ticket": "underground"})
+    view = game.view(restored, MISTER_X)
+    assert view["double_move_in_progress"] and view["your_turn"] and view["station"] == 46
+    assert restored["mister_x"]["double"] == 1 and len(restored["travel_log"]) == 1
+    assert {"to": 47, "warning": False} in view["legal_moves"]["taxi"]
+    assert act(restored, MISTER_X, 47, "taxi")["phase"] == "detectives"
+
+
 def test_mister_x_has_only_two_double_moves_in_a_game():
     state = table(45, [13, 94], double=0)
     assert "no double-move tickets left" in refusal(state, MISTER_X, 46, "taxi", kind="double_move")

@@ -102,6 +102,21 @@ def _hunters_reach(state: dict) -> set[int]:
     }
 
 
+def _by_station(moves: dict[str, list[int]], doubles: dict[str, list[int]] | None = None) -> list[dict]:
+    """Each station once, with the tickets that reach it (and those that start a double move there): a phone
+    offers a station once and its tickets after it, so no station repeats under each ticket that reaches it."""
+    doubles = doubles or {}
+    stations = sorted({to for targets in moves.values() for to in targets})
+    return [
+        {
+            "to": to,
+            "tickets": [ticket for ticket, targets in moves.items() if to in targets],
+            "doubles": [ticket for ticket, targets in doubles.items() if to in targets],
+        }
+        for to in stations
+    ]
+
+
 def mister_x_view(state: dict) -> dict:
     my_turn = state["phase"] == MISTER_X
     danger = _hunters_reach(state)
@@ -109,14 +124,18 @@ def mister_x_view(state: dict) -> dict:
     def flagged(moves: dict[str, list[int]]) -> dict[str, list[dict]]:
         return {t: [{"to": to, "warning": to in danger} for to in stations] for t, stations in moves.items()}
 
+    moves = mister_x_moves(state) if my_turn else {}
+    doubles = double_move_starts(state)
+    stations = [{**pick, "warning": pick["to"] in danger} for pick in _by_station(moves, doubles)]
     return {
         "seat": MISTER_X,
         "your_turn": my_turn,
         "station": state["mister_x"]["station"],
         "travel_log": _travel_log(state, full=True),
-        "legal_moves": flagged(mister_x_moves(state)) if my_turn else {},
+        "legal_moves": flagged(moves),
+        "stations": stations,
         "can_double_move": may_double_move(state),
-        "double_move_moves": flagged(double_move_starts(state)),
+        "double_move_moves": flagged(doubles),
     }
 
 
@@ -130,6 +149,7 @@ def detective_view(state: dict, seat: str) -> dict:
         "tickets": dict(state["boards"][seat]),
         "my_figures": mine,
         "legal_moves": legal,
+        "stations": {figure: _by_station(moves) for figure, moves in legal.items()},
     }
 
 
