@@ -296,14 +296,20 @@ class Findings:
 
 
 def options_for(game_id: str, seed: int) -> dict:
-    """The most players the game allows, every variant and house rule as the seed falls (as long as they go
-    together: a house rule the box cannot play with that many players is drawn again)."""
+    """The most players the game allows (Scotland Yard's detectives: the most, two or one), every variant and house
+    rule as the seed falls (as long as they go together: a house rule the box cannot play with that many players is
+    drawn again)."""
     game = load([])[game_id]
     rng = random.Random(seed)
     for _draw in range(50):
         options = {}
         for option in game.options:
-            if option.name in ("players", "detectives"):
+            if option.name == "detectives":
+                # Fewer detective players move more figures each (two: a detective and both bobbies; one: two
+                # detectives and two bobbies): the most, two and one in turn, three seeds each so that every
+                # count meets every language.
+                options[option.name] = (option.max, 2, option.min)[seed // len(LANGUAGES) % 3]
+            elif option.name == "players":
                 options[option.name] = option.max
             elif option.kind == "choice":
                 options[option.name] = rng.choice(sorted(option.choices))
