@@ -20,12 +20,12 @@ $(VENV)/.test: $(VENV)/.run
 run: $(VENV)/.run
 	$(BIN)/companion serve --host 0.0.0.0 --port 8000 --data-dir data
 
-test: $(VENV)/.test
-	$(BIN)/ruff check .
+test: lint
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.test
-	$(BIN)/ruff check . && $(BIN)/ruff format --check companion tests
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check companion tests bench deploy
 
 translations: $(VENV)/.run
 	$(BIN)/python -m companion.catalogs update
