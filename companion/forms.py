@@ -7,6 +7,7 @@ no others, no nulls, types, ranges, lengths and patterns.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -68,8 +69,13 @@ def table_body_schema(game: Game) -> dict:
     return body_schema({"game": {"type": "string", "enum": [game.id]}, "options": options_schema(game)}, ["game"])
 
 
+@functools.cache
 def action_body_schema(game: Game, kind: str) -> dict:
-    """The body of one of the game's actions: its fields as the boundary takes them, the retry id and the seen seq."""
+    """The body of one of the game's actions: its fields as the boundary takes them, the retry id and the seen seq.
+
+    Built once per game and action type (every socket action is checked against it) and shared: read it, never
+    change it.
+    """
     schema = game.actions[kind]
     fields = {name: _bounded(prop) for name, prop in schema.get("properties", {}).items()}
     kind_field = {"type": {"type": "string", "enum": [kind]}}
@@ -243,8 +249,13 @@ def _check_fields(schema: dict, value: dict, prefix: str) -> None:
 
 
 def _matches(pattern: str, value: str) -> bool:
+    return _search(pattern)(value) is not None
+
+
+@functools.cache
+def _search(pattern: str):
     """JSON Schema's `pattern`: a search, where `$` is the very end (Python's also matches before a last newline)."""
-    return re.search(re.sub(r"(?<!\\)\$$", r"\\Z", pattern), value) is not None
+    return re.compile(re.sub(r"(?<!\\)\$$", r"\\Z", pattern)).search
 
 
 def optional_str(body: dict, name: str) -> str | None:
