@@ -76,7 +76,6 @@ def public_view(state: dict) -> dict:
         "rooms_explored": state["rooms_explored"],
         "surge": state["surge"],
         "mice": [mouse_glance(mouse) for mouse in state["mice"]],
-        "party_full": len(state["mice"]) >= mice.PARTY_LIMIT,
         "party_limit": mice.PARTY_LIMIT,
         "achievements": achievement_entries(state),
         "achievements_in_play": state["options"]["achievements"],
