@@ -57,7 +57,12 @@ else
 fi
 ready "$port"
 sleep 0.5  # every worker up
-pids=$(for master in $masters; do cat "/proc/$master/task/$master/children" 2>/dev/null; done | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
+children() { for parent in "$@"; do cat "/proc/$parent/task/$parent/children" 2>/dev/null; done; }
+# The servers: the masters' workers, and their render workers (companion/web/render_worker.py).
+# shellcheck disable=SC2086,SC2046 # one argument per pid
+servers=$(children $masters)
+# shellcheck disable=SC2086
+pids=$(echo $servers $(children $servers) | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
 # FRAMES=html, MODE=paced, DISPLAY=1: bench/load.js, a copy of ours-node/load.js with those client modes
 load="$NODE_BENCH/load.js"
 [ "${FRAMES:-json}" = json ] && [ "${MODE:-burst}" != paced ] && [ "${DISPLAY:-}" != 1 ] || load="$project/bench/load.js"

@@ -79,6 +79,8 @@ def serve(args: argparse.Namespace) -> None:
     handler = type("Handler", (LanRequestHandler,), {"request_timeout": app.config["REQUEST_TIMEOUT"]})
     server = LanServer(args.host, args.port, app, handler, ssl_context=ssl_context)
     server.max_connections = app.config["MAX_CONNECTIONS"]
+    if app.extensions["companion.render_worker"] is not None:
+        app.extensions["companion.render_worker"].start()
     print_join(public_url + "/")
     with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()

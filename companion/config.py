@@ -37,6 +37,9 @@ def from_environment() -> dict:
         "MAX_CONNECTIONS": int(env.get("COMPANION_MAX_CONNECTIONS", "200")),
         # Add-on games: comma-separated modules that expose `game`, registered beside the built-in ones.
         "EXTRA_GAMES": env.get("COMPANION_EXTRA_GAMES", ""),
+        # A second process renders the pages' pushed frames (companion/web/render_worker.py): on where there is a
+        # second core, "0" turns it off.
+        "RENDER_WORKER": env.get("COMPANION_RENDER_WORKER", "1" if (os.cpu_count() or 1) > 1 else "0") == "1",
         # Tests only: every table's dice and cards follow from this and its game and options (anyone who knows it
         # foresees them), so that a seeded walk replays the same games.
         "REPLAY_SEED": env.get("COMPANION_REPLAY_SEED") or None,

@@ -23,7 +23,11 @@ TEST_GAMES = "tests.secret_notes"
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "EXTRA_GAMES": TEST_GAMES})
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "EXTRA_GAMES": TEST_GAMES})
+    yield app
+    worker = app.extensions["companion.render_worker"]
+    if worker is not None:
+        worker.stop()  # started by a test that pushed frames; it would last as long as the test run
 
 
 @pytest.fixture

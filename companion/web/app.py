@@ -8,15 +8,59 @@ from flask import Flask
 
 from companion import assets, boundary, games, i18n, security, slow_clients
 from companion import config as settings
+from companion.games.base import Game
 from companion.live import Hub
 from companion.paths import resource_dir
 from companion.store import open_store
 from companion.tables import Tables
 from companion.web import api, game_files, pages, ws
+from companion.web.render_worker import RenderWorker, render_settings
 
 
 def create_app(config: dict | None = None) -> Flask:
     """The app factory: configuration, store, live updates, languages and the web blueprints."""
+    app = _flask(config)
+    installed = games.load(app.config["EXTRA_GAMES"].split(","))
+    store = open_store(app.config["DATABASE_URL"], app.config["DATA_DIR"])
+    hub = Hub(render=lambda code, page: ws.render_push(app, code, page))
+    if app.config["REDIS_URL"]:
+        from companion.redis_fanout import RedisHub
+
+        hub = RedisHub(
+            app.config["REDIS_URL"],
+            render=hub.render,
+            tables=lambda: app.extensions.get("companion"),
+            prefix=app.config["REDIS_PREFIX"],
+        )
+    app.extensions["companion"] = Tables(store, installed, publish=hub.publish, replay_seed=app.config["REPLAY_SEED"])
+    app.extensions["companion.hub"] = hub
+    # A second core renders the pushed frames (companion/web/render_worker.py).
+    app.extensions["companion.render_worker"] = (
+        RenderWorker(render_settings(app)) if app.config["RENDER_WORKER"] else None
+    )
+
+    i18n.init_app(app, installed)
+    boundary.init_app(app)
+    security.init_app(app)
+    # Outermost: no part of the app waits on a body that trickles in (a slow client holds its connection only so long).
+    app.wsgi_app = slow_clients.BodyDeadline(
+        app.wsgi_app, app.config["REQUEST_TIMEOUT"], app.config["MAX_CONTENT_LENGTH"]
+    )
+    _pages(app, installed)
+    security.init_limits(app)
+    return app
+
+
+def render_app(config: dict) -> tuple[Flask, dict[str, Game]]:
+    """The pages' templates, languages and URLs with the games, and nothing else: what a render worker needs."""
+    app = _flask(config)
+    installed = games.load(app.config["EXTRA_GAMES"].split(","))
+    i18n.init_app(app, installed)
+    _pages(app, installed)
+    return app, installed
+
+
+def _flask(config: dict | None) -> Flask:
     app = Flask("companion", template_folder=resource_dir("templates"), static_folder=resource_dir("static"))
     app.config.update(settings.from_environment())
     app.config.update(config or {})
@@ -30,38 +74,14 @@ def create_app(config: dict | None = None) -> Flask:
     # No ping_interval: simple-websocket would then watch every socket with a selector of its own around each
     # read; each page pings from its own thread instead (web/ws.py, PING_INTERVAL).
     app.config.setdefault("SOCK_SERVER_OPTIONS", {"max_message_size": boundary.MAX_BODY})
+    return app
 
-    store = open_store(app.config["DATABASE_URL"], app.config["DATA_DIR"])
-    hub = Hub(render=lambda code, page: ws.render_push(app, code, page))
-    if app.config["REDIS_URL"]:
-        from companion.redis_fanout import RedisHub
 
-        hub = RedisHub(
-            app.config["REDIS_URL"],
-            render=hub.render,
-            tables=lambda: app.extensions.get("companion"),
-            prefix=app.config["REDIS_PREFIX"],
-        )
-    app.extensions["companion"] = Tables(
-        store,
-        games.load(app.config["EXTRA_GAMES"].split(",")),
-        publish=hub.publish,
-        replay_seed=app.config["REPLAY_SEED"],
-    )
-    app.extensions["companion.hub"] = hub
-
-    i18n.init_app(app, app.extensions["companion"].games)
-    boundary.init_app(app)
-    security.init_app(app)
-    # Outermost: no part of the app waits on a body that trickles in (a slow client holds its connection only so long).
-    app.wsgi_app = slow_clients.BodyDeadline(
-        app.wsgi_app, app.config["REQUEST_TIMEOUT"], app.config["MAX_CONTENT_LENGTH"]
-    )
+def _pages(app: Flask, installed: dict[str, Game]) -> None:
+    """Static files, the games' own templates and files, and the pages, the API and the socket."""
     assets.init_app(app)
-    game_files.init_app(app, app.extensions["companion"].games)
+    game_files.init_app(app, installed)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     ws.sock.init_app(app)
     app.register_blueprint(ws.bp)
-    security.init_limits(app)
-    return app

@@ -11,7 +11,7 @@ from jinja2 import TemplateNotFound
 from jinja2.ext import _make_new_gettext, _make_new_ngettext
 
 from companion import i18n, play
-from companion.games.base import HOST, N_
+from companion.games.base import HOST, N_, Game
 from companion.tables import Conflict, FoldedTable, TableError, Tables
 
 
@@ -137,8 +137,17 @@ class Renderer:
             found = self._game_templates[key] = game_template(self.app, game_id, seat)
         return found
 
-    def render(self, **context) -> str:
-        return self._template.render(context, url_for=self.url_for, gettext=self._gettext, ngettext=self._ngettext)
+    def render(self, game: Game, context: dict) -> str:
+        """The live part from live_context()'s data."""
+        names = context["names"]
+        return self._template.render(
+            context,
+            game=game,
+            say=lambda message: self.say(message, names),
+            url_for=self.url_for,
+            gettext=self._gettext,
+            ngettext=self._ngettext,
+        )
 
 
 # URLs a renderer keeps (each table's few links); past this it starts over.
@@ -171,6 +180,14 @@ def live_html(
     render: the page's language and address (a push); by default the request's.
     """
     render = render or request_renderer()
+    game, context = live_context(code, seat, is_host, fresh, host_page, render)
+    return render.render(game, context)
+
+
+def live_context(
+    code: str, seat: str | None, is_host: bool, fresh: bool, host_page: bool, render: Renderer
+) -> tuple[Game, dict]:
+    """The game and what its live part shows, as plain data (a render worker can be sent it)."""
     service: Tables = render.app.extensions["companion"]
     host_tools = host_page and is_host
     # The host page is where the whole history is read; every other page shows its latest lines.
@@ -182,32 +199,30 @@ def live_html(
     game = table.game
     page = "seat" if seat else "host" if host_tools else "display"
     finished = play_of(table, snapshot, names, render) if page != "display" else None
-    return render.render(
-        code=table.record.code,
-        seat=seat,
-        page=page,
-        bgstats_url=finished and play.create_play_url(finished),
-        next_table=snapshot["next_table"],
-        join_url=render.external_url("pages.join", code=table.record.code),
-        seats_free=not all(taken.get(spec.id) for spec in specs),
-        is_host=is_host,
+    return game, {
+        "code": table.record.code,
+        "seat": seat,
+        "page": page,
+        "bgstats_url": finished and play.create_play_url(finished),
+        "next_table": snapshot["next_table"],
+        "join_url": render.external_url("pages.join", code=table.record.code),
+        "seats_free": not all(taken.get(spec.id) for spec in specs),
+        "is_host": is_host,
         # Nobody touches the TV: the host's controls are on the host page (on any device the host let in).
-        acting_as=HOST if page == "host" else seat,
-        seq=snapshot["seq"],
-        view=snapshot["view"],
-        history=snapshot["history"],
-        history_before=snapshot["history_before"],
-        history_number=snapshot["history_number"],
-        outcome=snapshot["outcome"],
-        can_undo=snapshot["can_undo"],
-        game=game,
-        game_template=render.game_template(game.id, seat),
-        names=names,
-        seats=specs,
-        taken=taken,
-        presence=render.app.extensions["companion.hub"].present(table.record.code),
-        say=lambda message: render.say(message, names),
-    )
+        "acting_as": HOST if page == "host" else seat,
+        "seq": snapshot["seq"],
+        "view": snapshot["view"],
+        "history": snapshot["history"],
+        "history_before": snapshot["history_before"],
+        "history_number": snapshot["history_number"],
+        "outcome": snapshot["outcome"],
+        "can_undo": snapshot["can_undo"],
+        "game_template": render.game_template(game.id, seat),
+        "names": names,
+        "seats": specs,
+        "taken": taken,
+        "presence": render.app.extensions["companion.hub"].present(table.record.code),
+    }
 
 
 def play_of(table: FoldedTable, snapshot: dict, names: dict[str, str], render: Renderer) -> dict | None:

@@ -31,7 +31,7 @@ from companion.web.common import (
     error_json,
     error_message,
     host_cookie,
-    live_html,
+    live_context,
     renderer,
     seat_cookie,
     sent_snapshot,
@@ -159,14 +159,11 @@ def render_push(app: Flask, code: str, page: PageSocket) -> str | None:
     if page.as_json:
         # JSON frames are not translated and hold no URLs: no Flask context needed (it costs more than the frame).
         return json_frame(app.extensions["companion"], code, page.seat)
-    return live_html(
-        code,
-        page.seat,
-        page.is_host,
-        fresh=False,
-        host_page=page.host_page,
-        render=renderer(app, page.locale, page.base_url),
-    )
+    render = renderer(app, page.locale, page.base_url)
+    game, context = live_context(code, page.seat, page.is_host, False, page.host_page, render)
+    worker = app.extensions["companion.render_worker"]
+    rendered = worker and worker.render(page.locale, page.base_url, game.id, context)
+    return rendered or render.render(game, context)
 
 
 def json_frame(service: Tables, code: str, seat: str | None) -> str:

@@ -1,0 +1,200 @@
+"""The pushed frames rendered in a second process, so that a box's second core renders too.
+
+One process serves every table (the store's one writer, the in-process hub). Most of its CPU under load goes on
+rendering each open page's HTML frame: Jinja takes about 0.15 ms for the smallest frame and 4 ms for a Mice and
+Mystics seat. The render worker is a fresh interpreter with the pages' templates, languages and URLs and nothing
+else (no store, no tables): the server sends it a frame's plain data (web.common.live_context, built from the one
+seat's view) and gets the HTML back, the same HTML it would have rendered itself.
+
+The worker helps and is never waited for: while it starts, when it already has a few frames to do, when it has
+died or answers late, the server renders the frame itself. A frame it cannot render is rendered by the server too,
+so its error is raised where it would have been without a worker, in that page's own thread.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import pickle
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import Future
+
+from flask import Flask
+
+log = logging.getLogger(__name__)
+
+# Seconds of rendering the worker may have ahead of it before the server renders the next frame itself: enough to keep
+# it busy through a burst of small frames, little enough that a frame never waits long behind Mice and Mystics seats.
+BACKLOG = 0.05
+# Seconds a frame may take in the worker before the server renders it itself (a worker this slow is stuck).
+PATIENCE = 2.0
+# Seconds between a worker's death and the next start, so that a worker that cannot start is not started forever.
+RESTART_AFTER = 5.0
+HEADER = struct.Struct("!I")
+READY = -1
+
+
+def render_settings(app: Flask) -> dict:
+    """What a worker's pages must share with the server's: the games, the address phones are given, the language."""
+    keys = ("DATA_DIR", "EXTRA_GAMES", "PUBLIC_URL", "BABEL_DEFAULT_LOCALE")
+    return {key: app.config[key] for key in keys}
+
+
+class RenderWorker:
+    """The server's end of one render worker process."""
+
+    def __init__(self, settings: dict):
+        self.settings = settings
+        self._lock = threading.Lock()  # the state below; never held while waiting on the socket
+        self._sending = threading.Lock()  # one frame at a time on the socket
+        self._socket: socket.socket | None = None
+        self._process: subprocess.Popen | None = None
+        self._ready = False
+        self._waiting: dict[int, Future] = {}
+        self._numbers = itertools.count()
+        self._frame_seconds = 0.001  # what a frame takes the worker, on average of late
+        self._next_start = 0.0
+
+    def start(self) -> None:
+        """Start the worker now (a server does, so that it is ready for the first frames); else on the first frame."""
+        with self._lock:
+            self._start()
+
+    @property
+    def pid(self) -> int | None:
+        """The worker's process id; None while none runs."""
+        process = self._process
+        return process and process.pid
+
+    def render(self, locale: str, base_url: str, game_id: str, context: dict) -> str | None:
+        """The frame's HTML, or None: the server renders it itself."""
+        frame = self._send(locale, base_url, game_id, context)
+        if frame is None:
+            return None
+        try:
+            return frame.result(PATIENCE)
+        except TimeoutError:
+            self.stop()  # stuck: no other frame is to wait for it, and the next start is a fresh one
+            return None
+        except Exception:  # noqa: BLE001 - failed, or the worker died: the server renders it (and meets any error)
+            return None
+
+    def _send(self, locale: str, base_url: str, game_id: str, context: dict) -> Future | None:
+        with self._lock:
+            if not self._ready:
+                self._start()
+                return None
+            if len(self._waiting) * self._frame_seconds > BACKLOG:
+                return None
+            number = next(self._numbers)
+            frame = self._waiting[number] = Future()
+            channel = self._socket
+        try:
+            with self._sending:
+                send(channel, (number, locale, base_url, game_id, context))
+        except OSError:
+            with self._lock:
+                self._waiting.pop(number, None)
+            return None
+        return frame
+
+    def _start(self) -> None:
+        """Start the worker, unless one is starting or died too recently (under the lock)."""
+        if self._process is not None or time.monotonic() < self._next_start:
+            return
+        ours, theirs = socket.socketpair()
+        command = [sys.executable, "-m", "companion.web.render_worker", json.dumps(self.settings), str(theirs.fileno())]
+        self._process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+        theirs.close()
+        self._socket = ours
+        threading.Thread(target=self._read, args=(ours,), name="render-worker", daemon=True).start()
+
+    def _read(self, ours: socket.socket) -> None:
+        """Hand each answer to the frame that waits for it, until the worker's end closes."""
+        answers = ours.makefile("rb")
+        try:
+            while (answer := receive(answers)) is not None:
+                self._answered(*answer)
+        except OSError:
+            pass
+        self._lost(ours)
+
+    def _answered(self, number: int, html: str | None, error: str | None, seconds: float) -> None:
+        with self._lock:
+            if number == READY:
+                self._ready = True
+                return
+            self._frame_seconds += (seconds - self._frame_seconds) / 16
+            frame = self._waiting.pop(number, None)
+        if frame is None:
+            return  # the server has rendered it itself: it waited too long
+        if error:
+            frame.set_exception(RuntimeError(error))
+        else:
+            frame.set_result(html)
+
+    def _lost(self, ours: socket.socket) -> None:
+        log.warning("the render worker stopped; the server renders the frames until it starts again")
+        with self._lock:
+            self._ready = False
+            waiting, self._waiting = self._waiting, {}
+            process = self._process
+        ours.close()
+        for frame in waiting.values():
+            frame.set_exception(RuntimeError("the render worker stopped"))
+        process.kill()  # its end of the socket may still be open: it is stuck, not gone
+        process.wait()
+        with self._lock:
+            self._process = None
+            self._next_start = time.monotonic() + RESTART_AFTER
+
+    def stop(self) -> None:
+        """End the worker now (it also ends by itself with the server's process); the frames it had are rendered by
+        the server, and the next frame after RESTART_AFTER starts a new one."""
+        with self._lock:
+            if self._process is not None:
+                self._process.kill()
+
+
+def send(channel: socket.socket, message) -> None:
+    payload = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+    channel.sendall(HEADER.pack(len(payload)) + payload)
+
+
+def receive(stream) -> object | None:
+    """The next message from a socket's buffered reader, or None once the other end has closed."""
+    header = stream.read(HEADER.size)
+    if len(header) < HEADER.size:
+        return None
+    (size,) = HEADER.unpack(header)
+    payload = stream.read(size)
+    return pickle.loads(payload) if len(payload) == size else None
+
+
+def serve_frames(settings: dict, channel: socket.socket) -> None:
+    """The worker: render each frame the server sends, until the server's end closes."""
+    from companion.web.app import render_app
+    from companion.web.common import renderer
+
+    app, installed = render_app(settings)
+    channel.setblocking(True)  # a gevent server's end is non-blocking, and so was this one when it was passed on
+    frames = channel.makefile("rb")
+    send(channel, (READY, None, None, 0.0))
+    while (message := receive(frames)) is not None:
+        number, locale, base_url, game_id, context = message
+        started = time.perf_counter()
+        try:
+            html, error = renderer(app, locale, base_url).render(installed[game_id], context), None
+        except Exception as failure:  # noqa: BLE001 - the server renders this frame itself and meets the error there
+            html, error = None, repr(failure)
+        send(channel, (number, html, error, time.perf_counter() - started))
+
+
+if __name__ == "__main__":
+    serve_frames(json.loads(sys.argv[1]), socket.socket(fileno=int(sys.argv[2])))

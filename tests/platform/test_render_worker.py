@@ -1,0 +1,166 @@
+"""The render worker (companion/web/render_worker.py): the same frames as the server's, and never waited for."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from companion.web import render_worker as render_workers
+from companion.web.common import live_context, renderer
+from companion.web.ws import render_push
+from tests.http import call, open_table, socket
+
+BASE_URL = "http://127.0.0.1:8000/"
+
+
+@pytest.fixture
+def worker(app):
+    """The app's render worker, started and answering."""
+    worker = app.extensions["companion.render_worker"]
+    assert worker is not None, "a box with two cores has a render worker"
+    worker.start()
+    service = app.extensions["companion"]
+    code, _host = service.create("secret-notes", {"players": 2})
+    wait_until(lambda: rendered_by_worker(app, code, None) is not None, "the worker answers")
+    return worker
+
+
+def wait_until(condition, what: str, within: float = 20.0) -> None:
+    deadline = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {within} s for: {what}"
+        time.sleep(0.05)
+
+
+def display_page(locale: str = "en") -> SimpleNamespace:
+    """What render_push needs to know of an open display page."""
+    return SimpleNamespace(
+        seat=None, seat_token_hash=None, is_host=False, host_page=False, locale=locale, base_url=BASE_URL, as_json=False
+    )
+
+
+def rendered_by_worker(app, code: str, seat: str | None, locale: str = "en", host_page: bool = False) -> str | None:
+    render = renderer(app, locale, BASE_URL)
+    game, context = live_context(code, seat, host_page, False, host_page, render)
+    return app.extensions["companion.render_worker"].render(locale, BASE_URL, game.id, context)
+
+
+def rendered_here(app, code: str, seat: str | None, locale: str = "en", host_page: bool = False) -> str:
+    render = renderer(app, locale, BASE_URL)
+    return render.render(*live_context(code, seat, host_page, False, host_page, render))
+
+
+GAMES = {
+    "scotland-yard": {},
+    "downforce": {},
+    "mice-and-mystics": {},
+    "eat-your-tourist": {},
+    "secret-notes": {"players": 3},
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_worker_renders_every_page_of_every_game_as_the_server_does(app, service, worker, game):
+    code, _host = service.create(game, GAMES[game])
+    table = service.cached(code)
+    specs = service.seat_specs(table)
+    for spec in specs:
+        service.claim(code, spec.id, f"Šárka Přemyslovna {spec.id}")
+    pages = [(spec.id, False) for spec in specs] + [(None, False), (None, True)]
+    for locale in ("en", "cs", "nl"):
+        for seat, host_page in pages:
+            ours = rendered_by_worker(app, code, seat, locale, host_page)
+            assert ours is not None, "the worker answered"
+            assert ours == rendered_here(app, code, seat, locale, host_page), (seat, locale, host_page)
+
+
+def test_a_stuck_worker_holds_up_one_round_of_frames_once_and_is_replaced(app, service, worker, monkeypatch):
+    monkeypatch.setattr(render_workers, "PATIENCE", 0.5)
+    monkeypatch.setattr(render_workers, "RESTART_AFTER", 0.2)
+    code, _host = service.create("secret-notes", {"players": 2})
+    stuck = worker.pid
+    os.kill(stuck, signal.SIGSTOP)
+    started = time.monotonic()
+    frames = [render_push(app, code, display_page()) for _ in range(100)]
+    took = time.monotonic() - started
+    assert frames == [rendered_here(app, code, None)] * 100
+    assert took < 2 * render_workers.PATIENCE, f"100 frames took {took:.2f} s with the worker stuck"
+    wait_until(lambda: not Path(f"/proc/{stuck}").exists() or "Z" in state_of(stuck), "the stuck worker is ended")
+    wait_until(lambda: rendered_by_worker(app, code, None) is not None, "a new worker answers")
+    assert worker.pid != stuck
+
+
+def test_while_the_worker_is_dead_the_server_renders_and_then_starts_a_new_one(app, service, worker, monkeypatch):
+    monkeypatch.setattr(render_workers, "RESTART_AFTER", 0.2)
+    code, _host = service.create("secret-notes", {"players": 2})
+    dead = worker.pid
+    os.kill(dead, signal.SIGKILL)
+    expected = rendered_here(app, code, None)
+    assert [render_push(app, code, display_page()) for _ in range(50)] == [expected] * 50
+    wait_until(lambda: rendered_by_worker(app, code, None) is not None, "a new worker answers")
+    assert worker.pid != dead
+
+
+def test_a_frame_the_worker_cannot_render_is_rendered_by_the_server(app, service, worker):
+    code, _host = service.create("secret-notes", {"players": 2})
+    render = renderer(app, "en", BASE_URL)
+    _game, context = live_context(code, None, False, False, False, render)
+    assert worker.render("en", BASE_URL, "no-such-game", context) is None
+    assert rendered_by_worker(app, code, None) == rendered_here(app, code, None), "and it goes on rendering"
+
+
+def state_of(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def children_of(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (from any of its threads)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def test_a_server_whose_render_worker_is_killed_goes_on_pushing_and_starts_another(server):
+    workers = children_of(server.process.pid)
+    assert len(workers) == 1, "the server runs one render worker"
+    table = open_table(server.url, seats=("player-1", "player-2"))
+    page = socket(server.url, table["code"], table["player-1"], query="view=seat&since=-1")
+    try:
+        assert 'id="live"' in page.recv()
+        os.kill(workers.pop(), signal.SIGKILL)
+        pushed = 0
+
+        def roll_and_see_a_new_worker() -> bool:
+            nonlocal pushed
+            status, answer = call(server.url, "POST", f"/api/tables/{table['code']}/actions", ROLL, table["host"])
+            assert status == 200, answer
+            assert f'data-seq="{answer["seq"]}"' in newest_frame(page, answer["seq"])
+            pushed += 1
+            return len(children_of(server.process.pid)) == 1
+
+        # The next start comes with the first frame after RESTART_AFTER.
+        wait_until(roll_and_see_a_new_worker, "a new render worker", within=30)
+        assert pushed > 1, "frames went out while no worker ran"
+    finally:
+        page.close()
+
+
+ROLL = {"type": "roll"}
+
+
+def newest_frame(page, seq: int) -> str:
+    """The page's frames until the one of `seq`."""
+    while f'data-seq="{seq}"' not in (frame := page.recv()):
+        pass
+    return frame
