@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import threading
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
 
-from companion.games.base import N_, Game, RuleError
+from companion.games.base import N_, Game, RuleError, SeatSpec
 from companion.rng import Rng
 from companion.store import Event, TableRecord
 from companion.tables.history import HistoryLine, HistoryWindow, history_lines
@@ -41,6 +42,11 @@ class FoldedTable:
 
     def __post_init__(self):
         self.moments.append((self.seq, self.game.moment(self.state)))
+
+    @functools.cached_property
+    def seat_specs(self) -> tuple[SeatSpec, ...]:
+        """The game's seats for the table's options, which never change: every push shows them."""
+        return tuple(self.game.seats(self.record.options))
 
     def fold(self, event: Event, after: dict | None = None) -> None:
         """Apply one logged event (`after`: its result, if already computed)."""

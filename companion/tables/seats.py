@@ -38,8 +38,8 @@ class SeatBook:
         self._seats: dict[str, dict[str, SeatRecord]] = {}
         self._seats_lock = threading.Lock()  # a claim's forgetting must not fall between a read and its keeping
 
-    def seat_specs(self, table: FoldedTable) -> list[SeatSpec]:
-        return table.game.seats(table.record.options)
+    def seat_specs(self, table: FoldedTable) -> tuple[SeatSpec, ...]:
+        return table.seat_specs
 
     def authenticate(self, code: str, token: str | None) -> str:
         """The actor a token speaks for: HOST or a seat id."""
