@@ -23,7 +23,6 @@ import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import Future
 
 from flask import Flask
 
@@ -56,7 +55,7 @@ class RenderWorker:
         self._socket: socket.socket | None = None
         self._process: subprocess.Popen | None = None
         self._ready = False
-        self._waiting: dict[int, Future] = {}
+        self._waiting: dict[int, Answer] = {}
         self._numbers = itertools.count()
         self._frame_seconds = 0.001  # what a frame takes the worker, on average of late
         self._next_start = 0.0
@@ -77,15 +76,11 @@ class RenderWorker:
         frame = self._send(locale, base_url, game_id, context)
         if frame is None:
             return None
-        try:
-            return frame.result(PATIENCE)
-        except TimeoutError:
+        if not frame.wait(PATIENCE):
             self.stop()  # stuck: no other frame is to wait for it, and the next start is a fresh one
-            return None
-        except Exception:  # noqa: BLE001 - failed, or the worker died: the server renders it (and meets any error)
-            return None
+        return frame.html  # None when it failed or the worker died: the server renders it (and meets any error)
 
-    def _send(self, locale: str, base_url: str, game_id: str, context: dict) -> Future | None:
+    def _send(self, locale: str, base_url: str, game_id: str, context: dict) -> Answer | None:
         with self._lock:
             if not self._ready:
                 self._start()
@@ -93,7 +88,7 @@ class RenderWorker:
             if len(self._waiting) * self._frame_seconds > BACKLOG:
                 return None
             number = next(self._numbers)
-            frame = self._waiting[number] = Future()
+            frame = self._waiting[number] = Answer()
             channel = self._socket
         try:
             with self._sending:
@@ -135,9 +130,8 @@ class RenderWorker:
         if frame is None:
             return  # the server has rendered it itself: it waited too long
         if error:
-            frame.set_exception(RuntimeError(error))
-        else:
-            frame.set_result(html)
+            log.warning("the render worker could not render a frame (%s); the server renders it", error)
+        frame.set(html)
 
     def _lost(self, ours: socket.socket) -> None:
         log.warning("the render worker stopped; the server renders the frames until it starts again")
@@ -147,7 +141,7 @@ class RenderWorker:
             process = self._process
         ours.close()
         for frame in waiting.values():
-            frame.set_exception(RuntimeError("the render worker stopped"))
+            frame.set(None)
         process.kill()  # its end of the socket may still be open: it is stuck, not gone
         process.wait()
         with self._lock:
@@ -160,6 +154,21 @@ class RenderWorker:
         with self._lock:
             if self._process is not None:
                 self._process.kill()
+
+
+class Answer:
+    """The worker's answer to one frame: its HTML, None if it failed."""
+
+    def __init__(self):
+        self.html: str | None = None
+        self._given = threading.Event()  # gevent's own under gevent (looked up now: patched after this import too)
+
+    def set(self, html: str | None) -> None:
+        self.html = html
+        self._given.set()
+
+    def wait(self, seconds: float) -> bool:
+        return self._given.wait(seconds)
 
 
 def send(channel: socket.socket, message) -> None:
