@@ -124,7 +124,8 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=50, help="actions timed at each checkpoint")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
-        game = LongGame(create_app({"DATA_DIR": data}))
+        # Every frame rendered here, so that the process time counts it (a render worker's would not).
+        game = LongGame(create_app({"DATA_DIR": data, "RENDER_WORKER": False}))
         for checkpoint in sorted(int(at) for at in args.at.split(",")):
             game.fast_forward(max(0, checkpoint - game.actions))
             print(json.dumps(game.measure(args.window)), flush=True)
