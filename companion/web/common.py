@@ -152,6 +152,9 @@ class Renderer:
 
 # URLs a renderer keeps (each table's few links); past this it starts over.
 URLS_KEPT = 4096
+# Renderers kept: three languages at the few addresses a box is reached by. The address is the request's Host
+# header, which any client may set; past this they start over, so made-up hosts cannot fill the memory.
+RENDERERS_KEPT = 48
 
 
 def renderer(app: Flask, locale: str, base_url: str) -> Renderer:
@@ -159,6 +162,8 @@ def renderer(app: Flask, locale: str, base_url: str) -> Renderer:
     renderers = app.extensions.setdefault("companion.renderers", {})
     found = renderers.get((locale, base_url))
     if found is None:
+        if len(renderers) >= RENDERERS_KEPT:
+            renderers.clear()
         found = renderers[locale, base_url] = Renderer(app, locale, base_url)
     return found
 

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from companion.web.app import create_app
+from companion.web.common import RENDERERS_KEPT
 
 
 def csrf(client, path="/"):
@@ -236,3 +237,13 @@ def test_the_pwa_manifest_and_service_worker_are_served(client):
     assert any(icon.get("purpose") == "maskable" for icon in manifest["icons"])
     with client.get("/sw.js") as answer:
         assert b"caches" in answer.data
+
+
+def test_made_up_host_headers_cannot_pile_up_in_memory(app, client, service):
+    """A page's links follow the address it came by (the Host header, which any client may set)."""
+    code, _host_token = service.create("secret-notes", {"players": 2})
+    for n in range(3 * RENDERERS_KEPT):
+        page = client.get(f"/t/{code}/display", headers={"Host": f"made-up-{n}.example"})
+        assert page.status_code == 200
+        assert f"made-up-{n}.example/t/{code}" in page.get_data(as_text=True)
+    assert len(app.extensions["companion.renderers"]) <= RENDERERS_KEPT
