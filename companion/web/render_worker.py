@@ -6,9 +6,9 @@ Mystics seat. The render worker is a fresh interpreter with the pages' templates
 else (no store, no tables): the server sends it a frame's plain data (web.common.live_context, built from the one
 seat's view) and gets the HTML back, the same HTML it would have rendered itself.
 
-The worker helps and is never waited for: while it starts, when it already has a few frames to do, when it has
-died or answers late, the server renders the frame itself. A frame it cannot render is rendered by the server too,
-so its error is raised where it would have been without a worker, in that page's own thread.
+The worker helps and is never waited for: while it starts, when it has more than BACKLOG of frames ahead of it,
+when it has died or answers late, the server renders the frame itself. A frame it cannot render is rendered by the
+server too, so its error is raised where it would have been without a worker, in that page's own thread.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import itertools
 import json
 import logging
 import pickle
+import signal
 import socket
 import struct
 import subprocess
@@ -191,6 +192,8 @@ def serve_frames(settings: dict, channel: socket.socket) -> None:
     from companion.web.app import render_app
     from companion.web.common import renderer
 
+    # Ctrl-C in `make run` reaches the whole terminal; the worker ends when the server's end of the socket closes.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     app, installed = render_app(settings)
     channel.setblocking(True)  # a gevent server's end is non-blocking, and so was this one when it was passed on
     frames = channel.makefile("rb")
