@@ -157,10 +157,10 @@ def test_mice_and_mystics_fits_the_tv_from_the_setup_through_a_chapter_to_its_en
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_mice_and_mystics_fits_the_tv_with_the_largest_table_the_box_allows(tv, lang):
-    # Six mice (one per hero in the box, the most a party may have) with long names, and every minion card of the
-    # box on the initiative track: rats, roaches, spiders, the centipede, Brodie's two cards and two of Captain
-    # Vurst's: 14 cards.
+def test_mice_and_mystics_fits_the_tv_with_the_largest_table_the_app_allows(tv, lang):
+    # Six mice (one per hero in the box, the most a party may have) with long names, and the most minion cards the
+    # track takes: every one of the box (rats, roaches, spiders, the centipede, Brodie's two and two of Captain
+    # Vurst's) and one more type with a long name: 15 cards.
     seats = dict(zip([f"player-{n}" for n in range(1, 5)], NAMES, strict=False))
     table = tv("mice-and-mystics", {"players": 4, "dice_helper": True, "achievements": True}, seats, lang)
     for number, hero in enumerate(("collin", "nez", "filch", "maginos", "tilda", "lily")):
@@ -168,9 +168,11 @@ def test_mice_and_mystics_fits_the_tv_with_the_largest_table_the_box_allows(tv, 
     for minion, figures in (("rats", 6), ("roaches", 6), ("spiders", 2), ("centipede", 1), ("brodie", 1)):
         table.act("host", type="add_minions", minion=minion, figures=figures, life=2)
     table.act("host", type="add_minions", minion="leader", name="Captain Vurst", life=6, cards=4)
-    table.assert_fits("six mice and every minion of the box set up")
+    table.act("host", type="add_minions", minion="other", name="Krysí hlídka u brány", figures=2, life=2)
+    assert table.try_act("host", type="add_minions", minion="other", name="Žáby", figures=1) is None
+    table.assert_fits("six mice and the most minions set up")
     view = table.act("host", type="start_chapter")
-    assert len(view["track"]) == 14
+    assert len(view["track"]) == 15
     table.assert_fits("the largest initiative track")
     table.act("host", type="reveal_encounter", name="Krysí hlídka u brány", surge="2 rats")
     table.act("host", type="wound_mouse", mouse="collin", count=2, poison=True)

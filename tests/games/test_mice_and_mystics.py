@@ -111,6 +111,56 @@ def test_a_party_has_at_most_the_six_mice_of_the_box():
     assert len(state["mice"]) == 6
 
 
+# Every minion card the box puts on the track: rats, roaches, spiders, the centipede, Brodie's two, a leader's two.
+BOX_MINIONS = [
+    "rats",
+    "roaches",
+    "spiders",
+    "centipede",
+    "brodie:pounce",
+    "brodie:chase",
+    "leader:Vurst#1",
+    "leader:Vurst#3",
+]
+BOX_GROUPS = [group(g) for g in ("rats", "roaches", "spiders", "centipede", "brodie")]
+
+
+def full_track(*more):
+    """Six mice, the box's eight minion cards and `more`."""
+    track = ["collin", "nez", "filch", "maginos", "tilda", "lily", *BOX_MINIONS, *more]
+    return chapter(track, groups=[*BOX_GROUPS, group("leader:Vurst", name="Vurst"), *(group(g, name=g) for g in more)])
+
+
+def test_the_initiative_track_takes_one_minion_card_beyond_the_boxs_eight():
+    state = do(full_track(), {"type": "add_minions", "minion": "other", "name": "Frogs", "figures": 2})
+    with pytest.raises(RuleError) as refused:
+        do(state, {"type": "add_minions", "minion": "other", "name": "Toads", "figures": 2})
+    assert refused.value.code == "track_full"
+    assert str(refused.value).startswith("The initiative track holds at most 9 minion cards")
+
+
+def test_a_type_already_on_a_full_track_still_brings_more_figures():
+    state = do(full_track("other:Frogs"), {"type": "add_minions", "minion": "rats", "figures": 3})
+    assert state["pending"][0]["figures"] == 3
+
+
+def test_an_encounter_whose_minions_the_full_track_has_no_room_for_is_refused():
+    with pytest.raises(RuleError) as refused:
+        toads = {"minion": "other", "name": "Toads", "figures": 2}
+        do(full_track("other:Frogs"), {**reveal("Bog"), "minions": [toads]})
+    assert refused.value.code == "track_full"
+
+
+def test_a_surge_places_the_types_the_full_track_has_room_for_and_leaves_the_rest_off():
+    card = face_up("Bog", surge_minions=[arriving("other", 2, name="Toads"), arriving("rats", 2)])
+    state = {**full_track("other:Frogs"), "wheel": 5, "encounter": card}
+    state = do(state, {"type": "add_cheese"})  # MM-30: as many as possible
+    assert "other:Toads" not in state["groups"]
+    assert state["groups"]["rats"]["figures"] == [0, 0, 0]
+    assert len(state["track"]) == 15
+    assert english(state["banner"]) == "Surge! From the encounter card Bog: 2 × Rats arrive."
+
+
 def test_a_new_encounter_with_no_minion_cards_left_reshuffles_the_whole_track():
     state = chapter(["collin", "nez"], turn=1)
     state = do(

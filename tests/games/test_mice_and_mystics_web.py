@@ -195,6 +195,28 @@ def test_with_six_mice_in_the_party_the_setup_offers_no_seventh_and_says_why(app
         assert "A party has at most 6 mice, one per hero in the box." in visible_text(screen), who
 
 
+@pytest.mark.parametrize(
+    ("lang", "why"),
+    [
+        ("en", "The initiative track holds at most 9 minion cards"),
+        ("cs", "Ukazatel iniciativy pojme nejvýš 9 karet nohsledů"),
+        ("nl", "Het initiatiefspoor houdt hoogstens 9 handlangerkaarten"),
+    ],
+)
+def test_with_the_box_minions_and_one_more_the_setup_says_the_track_holds_no_more(app, client, lang, why):
+    table = open_table(client)
+    for minion in ("rats", "roaches", "spiders", "centipede", "brodie", "leader", "other"):
+        act(client, table, "player-1", type="add_minions", minion=minion, name=minion.title(), figures=1)
+    toads = {"type": "add_minions", "minion": "other", "name": "Toads", "figures": 1}
+    refused = client.post(
+        f"/api/tables/{table['code']}/actions", json=toads, headers={"Authorization": f"Bearer {table['player-1']}"}
+    )
+    assert refused.status_code == 422, refused.json
+    assert refused.json["error"]["code"] == "track_full"
+    for who in ("player-1", "player-2", "host"):
+        assert why in visible_text(page(app, table["code"], table, who, lang)), who
+
+
 def test_a_player_running_two_mice_sees_the_one_on_turn_first(app, client):
     table = open_table(client)
     act(client, table, "player-1", type="add_mouse", hero="lily", life=4)

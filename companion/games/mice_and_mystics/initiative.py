@@ -7,6 +7,14 @@ from .names import LEADER, MINIONS, card_label, find_mouse, group_label, mouse_l
 from .story import note
 
 AMBUSH_DIE = (1, 3)
+# The box puts at most eight minion cards on the track (rats, roaches, spiders, the centipede, Brodie's two and a
+# leader's two); one more leaves room for a chapter's own minion. With the six mice that is the fifteen cards the
+# table display shows in three rows of five: a track beyond that outgrows the TV's screen.
+MINION_CARDS = 9
+TRACK_FULL = N_(
+    "The initiative track holds at most %(limit)s minion cards: the box's eight (Brodie and a leader bring two each) "
+    "and one more."
+)
 
 
 def group_id(arrival: dict) -> str:
@@ -61,6 +69,44 @@ def index_of(state: dict, card_id: str) -> int:
         if card["id"] == card_id:
             return index
     raise RuleError(N_("That card is not on the initiative track."), code="unknown_card")
+
+
+def cards_of(arrival: dict) -> int:
+    """MM-5 and MM-34: Brodie brings two cards, a leader two of its own (or its only one), any other type one."""
+    if arrival["minion"] == "brodie":
+        return 2
+    if arrival["minion"] == LEADER:
+        return min(2, arrival["cards"])
+    return 1
+
+
+def cards_brought(state: dict, arrivals: list[dict]) -> int:
+    """How many minion cards these arrivals add to the track: none for a type already on it (MM-4)."""
+    new_types = {group_id(arrival): cards_of(arrival) for arrival in arrivals}
+    return sum(cards for gid, cards in new_types.items() if gid not in state["groups"])
+
+
+def minion_cards(state: dict, arrivals: list[dict] = ()) -> int:
+    """The minion cards on the track, with those that the minions waiting to be placed (and these) would bring."""
+    on_track = sum(card["kind"] != "mouse" for card in state["track"])
+    return on_track + cards_brought(state, state["pending"] + list(arrivals))
+
+
+def check_room(state: dict, arrivals: list[dict]) -> None:
+    if minion_cards(state, arrivals) > MINION_CARDS:
+        raise RuleError(TRACK_FULL, code="track_full", limit=MINION_CARDS)
+
+
+def room_for(state: dict, arrivals: list[dict]) -> list[dict]:
+    """MM-30 places as many minions as it can: a surge's types whose cards the track has no room for stay off."""
+    kept = []
+    for arrival in arrivals:
+        if minion_cards(state, [*kept, arrival]) <= MINION_CARDS:
+            kept.append(arrival)
+        else:
+            label = group_label({"kind": arrival["minion"], "name": arrival["name"]})
+            note(state, N_("The initiative track has no room for %(minion)s: they stay off the board."), minion=label)
+    return kept
 
 
 def start_chapter(state: dict, rng, ambush: bool, rolls: list[int]) -> None:

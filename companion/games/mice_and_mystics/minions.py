@@ -25,6 +25,7 @@ def reveal_encounter(state: dict, actor: str, action: dict, rng) -> None:
     name = required_text(action, "name")
     rows = schema.minion_rows(action, "minions")
     now = [arrival(state, row, row["figures"]) for row in rows if row["figures"]]
+    initiative.check_room(state, now)
     state["encounter"] = {
         "name": name,
         "surge": schema.text(action, "surge"),
@@ -64,7 +65,9 @@ def add_minions(state: dict, actor: str, action: dict, rng) -> None:
         "life": schema.integer(action, "life"),
         "cards": schema.integer(action, "cards"),
     }
-    state["pending"].append(arrival(state, row, schema.integer(action, "figures")))
+    coming = arrival(state, row, schema.integer(action, "figures"))
+    initiative.check_room(state, [coming])
+    state["pending"].append(coming)
     note(state, N_("Coming into play: %(minion)s."), minion=group_label({"kind": row["minion"], "name": row["name"]}))
 
 

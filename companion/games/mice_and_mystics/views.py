@@ -77,6 +77,8 @@ def public_view(state: dict) -> dict:
         "surge": state["surge"],
         "mice": [mouse_glance(mouse) for mouse in state["mice"]],
         "party_limit": mice.PARTY_LIMIT,
+        "minion_cards": initiative.minion_cards(state),
+        "minion_cards_limit": initiative.MINION_CARDS,
         "achievements": achievement_entries(state),
         "achievements_in_play": state["options"]["achievements"],
         "minions_player": minions_player(state),

@@ -27,6 +27,7 @@ def surge(state: dict, rng) -> None:
     """MM-30: the hourglass moves, the surge's minions arrive on the initiative track, the wheel empties."""
     state["hourglass"] += 1
     source, card, text, arrivals = surge_source(state)
+    arrivals = initiative.room_for(state, arrivals)
     state["wheel"] = 0
     state["surge"] = {
         "source": source,
