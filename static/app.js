@@ -88,8 +88,11 @@
     parsed.innerHTML = html;
     var fresh = parsed.content.getElementById("live");
     var live = document.getElementById("live");
-    // A display is sent a frame when a phone comes or goes; often nothing it shows changed (its own arrival).
-    if (!fresh || !live || fresh.outerHTML === live.outerHTML) { return; }
+    if (!fresh || !live) { return; }
+    fresh.removeAttribute("hx-swap-oob"); // only an answer to a tap needs it
+    // A display is sent a frame when a phone comes or goes; often nothing it shows changed (its own arrival). And the
+    // answer to this page's own tap has often put the same view in place already.
+    if (shownHTML(fresh) === shownHTML(live)) { return; }
     // The socket and the answer to this page's own action race: a frame older than the page is never shown.
     if (parseInt(fresh.dataset.seq, 10) < liveSeq()) { return; }
     // A notice speaks of the state it was given in ("Not your turn"): once the table has moved on, it is stale.
@@ -107,6 +110,30 @@
     if (!wasMyTurn && yourTurn() && navigator.vibrate) { navigator.vibrate(200); }
     followToNewTable();
   }
+
+  // What a live part shows, as HTML: without the marks htmx leaves while it sends a form or settles a swap, so that
+  // two renders of one view compare equal however each came.
+  var HTMX_MARKS = ["htmx-request", "htmx-added", "htmx-settling", "htmx-swapping"];
+  function shownHTML(live) {
+    var copy = live.cloneNode(true);
+    copy.removeAttribute("hx-swap-oob");
+    [copy].concat(Array.from(copy.querySelectorAll("[class]"))).forEach(function (node) {
+      node.classList.remove.apply(node.classList, HTMX_MARKS);
+      if (!node.classList.length) { node.removeAttribute("class"); }
+    });
+    return copy.outerHTML;
+  }
+
+  // The answer to a tap brings the live part too, and the socket may have brought the same view, or a newer one,
+  // first: putting it in place again would replace the buttons under the player's finger for nothing.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var fresh = event.detail.fragment.firstElementChild;
+    var live = event.detail.target;
+    if (!fresh || fresh.id !== "live" || live.id !== "live") { return; }
+    if (parseInt(fresh.dataset.seq, 10) < liveSeq() || shownHTML(fresh) === shownHTML(live)) {
+      event.detail.shouldSwap = false;
+    }
+  });
 
   // Play again: once the host opened the next table, every page of this one goes there (a phone to its seat).
   function followToNewTable() {

@@ -83,3 +83,49 @@ def test_a_refusal_on_a_phone_goes_once_the_table_moves_on(server, phones):
     bea.locator("form[data-action=roll] button").click()
     expect(anna.locator("#live")).to_have_attribute("data-seq", "3")
     expect(anna.locator("#notice")).to_be_empty()
+
+
+# Every message the page's sockets receive, and how many answers to its requests htmx has handled.
+HEARD_FRAMES = """
+  window.heardFrames = [];
+  window.answers = 0;
+  const nativeSend = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (body) {
+    this.addEventListener("loadend", () => { window.answers += 1; });  // after htmx's own handler of the answer
+    return nativeSend.call(this, body);
+  };
+  const NativeSocket = window.WebSocket;
+  window.WebSocket = function (url, protocols) {
+    const socket = new NativeSocket(url, protocols);
+    socket.addEventListener("message", (event) => window.heardFrames.push(String(event.data)));
+    return socket;
+  };
+  window.WebSocket.prototype = NativeSocket.prototype;
+"""
+# How many times the live part was put in place since this ran (and the answers counted from now on).
+COUNT_SWAPS = """() => {
+  window.swaps = 0;
+  window.answers = 0;
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      for (const node of change.addedNodes) { if (node.id === "live") { window.swaps += 1; } }
+    }
+  }).observe(document.getElementById("live").parentNode, {childList: true});
+}"""
+
+
+def test_a_seats_own_action_puts_its_live_part_in_place_once(server, phones):
+    """The answer to the tap brings the fresh live part; the socket's frame of the same view changes nothing (a
+    second swap would replace the buttons under the player's finger)."""
+    display, anna = phones(1280, 800), phones()
+    code = lobby.open_table(display, server.url, "Secret notes", players=2)
+    anna.add_init_script(HEARD_FRAMES)
+    lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
+    anna.evaluate(COUNT_SWAPS)
+    anna.locator("form[data-action=write] input[name=note]").fill("hello")
+    anna.locator("form[data-action=write] button").click()
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "1")
+    # Whichever came first, both the answer and the socket's frame are in.
+    anna.wait_for_function("() => window.answers > 0")
+    anna.wait_for_function("() => window.heardFrames.some((frame) => frame.includes('data-seq=\"1\"'))")
+    assert anna.evaluate("window.swaps") == 1
