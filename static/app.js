@@ -51,6 +51,25 @@
     });
   }
 
+  // Keep the focus (and the caret) where the player was typing when a fresh view replaces the form: the element of
+  // the same id, or the same field of the same form. Otherwise the next keys would go nowhere.
+  function focusOf(element) {
+    var key = element.id ? null : element.form && element.form.dataset.action && element.name ? fieldKey(element) : "";
+    if (key === "") { return null; }
+    var caret = [element.selectionStart, element.selectionEnd];
+    return {
+      restore: function () {
+        var again = key === null ? document.getElementById(element.id) : Array.from(
+          document.querySelectorAll("#live form[data-action] [name]")).find(function (input) { return fieldKey(input) === key; });
+        if (!again) { return; }
+        again.focus({ preventScroll: true });
+        if (typeof caret[0] === "number" && typeof again.selectionStart === "number") {
+          again.setSelectionRange(caret[0], caret[1]);
+        }
+      },
+    };
+  }
+
   // Keep open sections open. Left to close: a confirm step when the table moved on (its question was about
   // the old state; a phone coming or going is no reason) and the section whose form is being sent (its
   // question is answered; reopening it by its summary would open another figure's station of the same
@@ -100,13 +119,12 @@
     var wasMyTurn = yourTurn();
     var typed = typedValues();
     var open = openSections(fresh.dataset.seq === live.dataset.seq);
-    var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
+    var focused = live.contains(document.activeElement) ? focusOf(document.activeElement) : null;
     live.replaceWith(fresh);
     htmx.process(fresh);
     restoreTyped(typed);
     reopen(open);
-    var refocus = focused && document.getElementById(focused);
-    if (refocus) { refocus.focus({ preventScroll: true }); }
+    if (focused) { focused.restore(); }
     if (!wasMyTurn && yourTurn() && navigator.vibrate) { navigator.vibrate(200); }
     followToNewTable();
   }

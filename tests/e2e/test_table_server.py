@@ -3,6 +3,7 @@
 from playwright.sync_api import expect
 
 from tests.e2e import lobby
+from tests.http import call
 
 
 def test_an_action_in_one_seat_appears_in_the_other_and_on_the_display_without_a_reload(server, phones):
@@ -129,3 +130,21 @@ def test_a_seats_own_action_puts_its_live_part_in_place_once(server, phones):
     anna.wait_for_function("() => window.answers > 0")
     anna.wait_for_function("() => window.heardFrames.some((frame) => frame.includes('data-seq=\"1\"'))")
     assert anna.evaluate("window.swaps") == 1
+
+
+def test_a_player_typing_when_the_table_moves_on_keeps_the_focus_and_what_was_typed(server, phones):
+    display, anna = phones(1280, 800), phones()
+    code = lobby.open_table(display, server.url, "Secret notes", players=2)
+    lobby.take_seat(anna, server.url, code, "Player 1", "Anna")
+    status, bea = call(server.url, "POST", f"/api/tables/{code}/seats", {"seat": "player-2", "name": "Bea"})
+    assert status == 201, bea
+    note = anna.locator("form[data-action=write] input[name=note]")
+    note.click()
+    anna.keyboard.type("hel")
+    status, answer = call(
+        server.url, "POST", f"/api/tables/{code}/actions", {"type": "write", "note": "x"}, bea["token"]
+    )
+    assert status == 200, answer
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "1")  # a fresh form in place of the one typed in
+    anna.keyboard.type("lo")
+    expect(note).to_have_value("hello")
