@@ -174,6 +174,7 @@ async function main() {
     machine_idle_pct: r2(100 * (m1[1] - m0[1]) / (m1[0] - m0[0])),
     client_loop_delay_p99_ms: r2(ld.percentile(99) / 1e6),
     frame_bytes_mean: frameCount ? Math.round(frameBytes / frameCount) : null,
+    frames_per_action: completed ? r2(frameCount / completed) : null,
     rounds: ROUNDS, warmup_rounds: WARMUP_ROUNDS, mode: MODE === 'paced' ? `paced ${PACE_S} s` : MODE, wall_s: r2(wall),
     incomplete_actions: MODE === 'paced' ? tables.reduce((n, t) => n + t.pending.size, 0) : TABLES * SEATS * ROUNDS - completed, timed_out: timedOut, disconnects, errors, bad_final_views: bad, secrecy_leaks: leaks,
   }));

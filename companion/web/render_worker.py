@@ -6,8 +6,9 @@ Mystics seat. The render worker is a fresh interpreter with the pages' templates
 else (no store, no tables): the server sends it a frame's plain data (web.common.live_context, built from the one
 seat's view) and gets the HTML back, the same HTML it would have rendered itself.
 
-The worker helps and is never waited for: while it starts, when it has more than BACKLOG of frames ahead of it,
-when it has died or answers late, the server renders the frame itself. A frame it cannot render is rendered by the
+The worker helps and is never waited for: while it starts, when it has more than BACKLOG of frames ahead of it
+(BUSY_BACKLOG while the server is busy itself), when it has died or answers late, the server renders the frame
+itself. A frame it cannot render is rendered by the
 server too, so its error is raised where it would have been without a worker, in that page's own thread.
 """
 
@@ -32,6 +33,13 @@ log = logging.getLogger(__name__)
 # Seconds of rendering the worker may have ahead of it before the server renders the next frame itself: enough to keep
 # it busy through a burst of small frames, little enough that a frame never waits long behind Mice and Mystics seats.
 BACKLOG = 0.05
+# A server that is busy itself leaves the frames to the worker up to this much of a backlog: rendering there would take
+# from the actions and the pushes of every table, which only this process can do.
+BUSY_BACKLOG = 0.5
+# A server using this much of one core of late is busy (its own rendering included).
+BUSY = 0.8
+# Seconds between two looks at the server's CPU.
+BUSY_SAMPLE = 0.25
 # Seconds a frame may take in the worker before the server renders it itself (a worker this slow is stuck).
 PATIENCE = 2.0
 # Seconds between a worker's death and the next start, so that a worker that cannot start is not started forever.
@@ -60,6 +68,7 @@ class RenderWorker:
         self._numbers = itertools.count()
         self._frame_seconds = 0.001  # what a frame takes the worker, on average of late
         self._next_start = 0.0
+        self._load = CpuShare()
 
     def start(self) -> None:
         """Start the worker now (a server does, so that it is ready for the first frames); else on the first frame."""
@@ -86,7 +95,8 @@ class RenderWorker:
             if not self._ready:
                 self._start()
                 return None
-            if len(self._waiting) * self._frame_seconds > BACKLOG:
+            backlog = len(self._waiting) * self._frame_seconds
+            if backlog > (BUSY_BACKLOG if self._load() > BUSY else BACKLOG):
                 return None
             number = next(self._numbers)
             frame = self._waiting[number] = Answer()
@@ -155,6 +165,22 @@ class RenderWorker:
         with self._lock:
             if self._process is not None:
                 self._process.kill()
+
+
+class CpuShare:
+    """How much of one core this process (all its threads) has used of late, looked at every BUSY_SAMPLE seconds."""
+
+    def __init__(self):
+        self._at, self._cpu = time.monotonic(), time.process_time()
+        self._share = 0.0
+
+    def __call__(self) -> float:
+        now = time.monotonic()
+        if now - self._at >= BUSY_SAMPLE:
+            cpu = time.process_time()
+            self._share = (cpu - self._cpu) / (now - self._at)
+            self._at, self._cpu = now, cpu
+        return self._share
 
 
 class Answer:

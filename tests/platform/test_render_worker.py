@@ -114,6 +114,42 @@ def test_a_frame_the_worker_cannot_render_is_rendered_by_the_server(app, service
     assert rendered_by_worker(app, code, None) == rendered_here(app, code, None), "and it goes on rendering"
 
 
+def test_a_busy_server_leaves_a_longer_backlog_to_the_worker(app, service, worker):
+    """A frame the server renders itself takes from every table's actions: when the server is busy, the worker may
+    fall further behind before the server takes the frames back."""
+    code, _host = service.create("secret-notes", {"players": 2})
+    render = renderer(app, "en", BASE_URL)
+    game, context = live_context(code, None, False, False, False, render)
+    os.kill(worker.pid, signal.SIGSTOP)  # nothing it is sent is answered: the backlog only grows
+    try:
+
+        def frames_taken(at_most: int) -> int:
+            taken = 0
+            while taken < at_most and worker._send("en", BASE_URL, game.id, context) is not None:
+                taken += 1
+            return taken
+
+        spin(2 * render_workers.BUSY_SAMPLE)  # the look at the CPU before this one was long ago, and idle
+        worker._load()
+        time.sleep(2 * render_workers.BUSY_SAMPLE)
+        assert worker._load() < render_workers.BUSY
+        when_idle = frames_taken(1000)
+        spin(2 * render_workers.BUSY_SAMPLE)
+        assert worker._load() > render_workers.BUSY
+        more_when_busy = frames_taken(2 * when_idle)  # not all the way: the frames fill the stopped worker's socket
+    finally:
+        os.kill(worker.pid, signal.SIGCONT)
+    assert 0 < when_idle < 1000
+    assert more_when_busy == 2 * when_idle
+    wait_until(lambda: rendered_by_worker(app, code, None) is not None, "the worker catches up")
+
+
+def spin(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
 def state_of(pid: int) -> str:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 
