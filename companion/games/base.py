@@ -56,11 +56,6 @@ class SeatSpec:
     label: Msg
     role: str = "player"
 
-    def __reduce__(self):
-        # Every frame sent to the render worker carries the table's seats: by its fields, a seat pickles in a
-        # third of the time.
-        return SeatSpec, (self.id, self.label, self.role)
-
 
 @dataclass(frozen=True)
 class Option:

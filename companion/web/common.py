@@ -233,7 +233,8 @@ def live_context(
         "can_undo": snapshot["can_undo"],
         "game_template": render.game_template(game.id, seat),
         "names": names,
-        "seats": specs,
+        # As plain data: a seat pickles in half the time (every frame sent to the render worker carries them).
+        "seats": [{"id": spec.id, "label": spec.label, "role": spec.role} for spec in specs],
         "taken": taken,
         "presence": render.app.extensions["companion.hub"].present(table.record.code),
     }

@@ -200,7 +200,9 @@ class Answer:
 
 def send(channel: socket.socket, message) -> None:
     payload = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
-    channel.sendall(HEADER.pack(len(payload)) + payload)
+    unsent = memoryview(HEADER.pack(len(payload)) + payload)
+    while unsent:  # not sendall: gevent's asks the kernel for the socket's buffer size on every call
+        unsent = unsent[channel.send(unsent) :]
 
 
 def receive(stream) -> object | None:
