@@ -93,7 +93,7 @@ class Hub:
             self._versions[code] += 1
             pages = list(self._pages.get(code, ()))
         for page in pages:
-            if not presence or page.is_host or page.seat is None:
+            if not presence or page.seat is None:  # a seat's page, the host's too, does not show who is connected
                 page.wake()
 
     def let_go(self) -> None:

@@ -213,14 +213,12 @@ def live_context(
     game = table.game
     page = "seat" if seat else "host" if host_tools else "display"
     finished = play_of(table, snapshot, names, render) if page != "display" else None
-    return game, {
+    context = {
         "code": table.record.code,
         "seat": seat,
         "page": page,
         "bgstats_url": finished and play.create_play_url(finished),
         "next_table": snapshot["next_table"],
-        "join_url": render.external_url("pages.join", code=table.record.code),
-        "seats_free": not all(taken.get(spec.id) for spec in specs),
         "is_host": is_host,
         # Nobody touches the TV: the host's controls are on the host page (on any device the host let in).
         "acting_as": HOST if page == "host" else seat,
@@ -236,8 +234,12 @@ def live_context(
         # As plain data: a seat pickles in half the time (every frame sent to the render worker carries them).
         "seats": [{"id": spec.id, "label": spec.label, "role": spec.role} for spec in specs],
         "taken": taken,
-        "presence": render.app.extensions["companion.hub"].present(table.record.code),
     }
+    if page != "seat":  # who is connected and how to join: only the display's corner and the host page show them
+        context["join_url"] = render.external_url("pages.join", code=table.record.code)
+        context["seats_free"] = not all(taken.get(spec.id) for spec in specs)
+        context["presence"] = render.app.extensions["companion.hub"].present(table.record.code)
+    return game, context
 
 
 def play_of(table: FoldedTable, snapshot: dict, names: dict[str, str], render: Renderer) -> dict | None:
