@@ -21,7 +21,7 @@ from types import SimpleNamespace
 from companion.store import Event
 from companion.tables import token_hash
 from companion.web.app import create_app
-from companion.web.ws import render_push
+from companion.web.ws import render_frames, render_key
 
 GAME = "mice-and-mystics"
 SEATS = ("player-1", "player-2")
@@ -73,7 +73,7 @@ class LongGame:
         self.actions += count
 
     def page(self, seat: str | None, as_json: bool = False):
-        """What render_push needs to know of an open page."""
+        """What render_frames needs to know of an open page."""
         hashed = token_hash(self.tokens[seat]) if seat else None
         return SimpleNamespace(
             seat=seat,
@@ -83,16 +83,17 @@ class LongGame:
             base_url="http://127.0.0.1/",
             as_json=as_json,
             host_page=False,
+            render_key=render_key(seat, hashed, False, "en", as_json, False, "http://127.0.0.1/"),
         )
 
     def frame(self, seat: str | None, as_json: bool = False) -> str:
-        return render_push(self.app, self.code, self.page(seat, as_json))
+        page = self.page(seat, as_json)
+        return render_frames(self.app, self.code, [page])[page.render_key]
 
     def push(self) -> None:
         """The frames one change renders: each seat's and the display's, as HTML and as JSON."""
-        for seat in (*SEATS, None):
-            self.frame(seat)
-            self.frame(seat, as_json=True)
+        pages = [self.page(seat, as_json) for seat in (*SEATS, None) for as_json in (False, True)]
+        render_frames(self.app, self.code, pages)
 
     def page_load(self, seat: str) -> bytes:
         client = self.app.test_client()

@@ -37,6 +37,9 @@ class Page(Protocol):
     def wake(self) -> None:
         """Mark the page behind and wake its thread; never blocks."""
 
+    def is_behind(self) -> bool:
+        """Woken, and not yet looking for its frame."""
+
     def sending_since(self) -> float | None:
         """When the send under way started (time.monotonic), None when idle."""
 
@@ -44,10 +47,32 @@ class Page(Protocol):
         """Close the connection under a stuck send; never blocks."""
 
 
+class Rendering:
+    """The frames of one table version that one page is rendering for all of its pages."""
+
+    def __init__(self):
+        self._frames: dict | None = None
+        self._done = threading.Event()
+
+    def render(self, frames: Callable[[], dict]) -> None:
+        try:
+            self._frames = frames()
+        finally:  # failed: each page waiting for its frame renders its own
+            self._done.set()
+
+    def wait(self) -> bool:
+        """Wait for the frames; False when their rendering failed."""
+        self._done.wait()
+        return self._frames is not None
+
+    def result(self, key: tuple) -> str | None | Exception:
+        return self._frames[key]
+
+
 class Hub:
     """The open pages of every table in this process, and one rendered frame per distinct view."""
 
-    def __init__(self, render: Callable[[str, Page], str | None] | None = None):
+    def __init__(self, render: Callable[[str, list[Page]], dict] | None = None):
         self.render = render
         self._pages: dict[str, set] = defaultdict(set)
         self._lock = threading.Lock()
@@ -107,18 +132,35 @@ class Hub:
     def frame(self, code: str, page: Page) -> str | None:
         """The page's newest frame, rendered once per distinct view and version of the table.
 
-        None when the page may no longer see this table (its seat was freed).
+        The first page of a table to ask after a change renders the frames of all the table's pages at once (the
+        render worker is sent them in one message); the others wait for theirs. None when the page may no longer see
+        this table (its seat was freed).
         """
+        frame, to_render = self._cached_frame(code, page)
+        if to_render:
+            frame.render(lambda: self.render(code, to_render))
+        if isinstance(frame, Rendering):
+            frame = frame.result(page.render_key) if frame.wait() else self.render(code, [page])[page.render_key]
+        if isinstance(frame, Exception):
+            raise frame  # in the thread of the page whose frame it is
+        return frame
+
+    def _cached_frame(self, code: str, page: Page) -> tuple[str | None | Exception | Rendering, list[Page]]:
+        """The page's frame of the table's version or its rendering, and the pages this page is to render for."""
         with self._lock:
             version = self._versions[code]
             cached_version, frames = self._frames.get(code, (None, None))
             if cached_version != version:
                 frames = {}
                 self._frames[code] = (version, frames)
-        if page.render_key not in frames:
-            # Two pages with one key may both render at the same moment: harmless, and cheaper than a lock per key.
-            frames[page.render_key] = self.render(code, page)
-        return frames[page.render_key]
+            if page.render_key in frames:
+                return frames[page.render_key], []
+            # The pages a change woke; a presence change does not wake a seat's page, which would not show it.
+            pages = (page, *(other for other in self._pages.get(code, ()) if other.is_behind()))
+            to_render = {other.render_key: other for other in pages if other.render_key not in frames}
+            rendering = Rendering()
+            frames.update(dict.fromkeys(to_render, rendering))
+        return rendering, list(to_render.values())
 
     def _start_watchdog(self) -> None:
         if self._watchdog is None:

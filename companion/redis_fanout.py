@@ -51,7 +51,7 @@ class RedisHub(Hub):
     def __init__(
         self,
         url: str,
-        render: Callable[[str, Page], str | None],
+        render: Callable[[str, list[Page]], dict],
         tables: Callable[[], object],
         prefix: str = "companion",
         poll_interval: float = 1.0,

@@ -22,7 +22,7 @@ def create_app(config: dict | None = None) -> Flask:
     app = _flask(config)
     installed = games.load(app.config["EXTRA_GAMES"].split(","))
     store = open_store(app.config["DATABASE_URL"], app.config["DATA_DIR"])
-    hub = Hub(render=lambda code, page: ws.render_push(app, code, page))
+    hub = Hub(render=lambda code, pages: ws.render_frames(app, code, pages))
     if app.config["REDIS_URL"]:
         from companion.redis_fanout import RedisHub
 

@@ -4,7 +4,9 @@ One process serves every table (the store's one writer, the in-process hub). Mos
 rendering each open page's HTML frame: Jinja takes about 0.15 ms for the smallest frame and 4 ms for a Mice and
 Mystics seat. The render worker is a fresh interpreter with the pages' templates, languages and URLs and nothing
 else (no store, no tables): the server sends it a frame's plain data (web.common.live_context, built from the one
-seat's view) and gets the HTML back, the same HTML it would have rendered itself.
+seat's view) and gets the HTML back, the same HTML it would have rendered itself. The frames one change of a table
+brings (each page's of it) go in one message and come back in one: a round trip costs the server more than a frame's
+data.
 
 The worker helps and is never waited for: while it starts, when it has more than BACKLOG of frames ahead of it
 (BUSY_BACKLOG while the server is busy itself), when it has died or answers late, the server renders the frame
@@ -46,6 +48,8 @@ PATIENCE = 2.0
 RESTART_AFTER = 5.0
 HEADER = struct.Struct("!I")
 READY = -1
+# What the worker is sent of a frame: the page's language, its address, the game's id and live_context()'s data.
+Frame = tuple[str, str, str, dict]
 
 
 def render_settings(app: Flask) -> dict:
@@ -65,6 +69,7 @@ class RenderWorker:
         self._process: subprocess.Popen | None = None
         self._ready = False
         self._waiting: dict[int, Answer] = {}
+        self._frames_ahead = 0  # in the messages waiting for their answer
         self._numbers = itertools.count()
         self._frame_seconds = 0.001  # what a frame takes the worker, on average of late
         self._next_start = 0.0
@@ -81,34 +86,36 @@ class RenderWorker:
         process = self._process
         return process and process.pid
 
-    def render(self, locale: str, base_url: str, game_id: str, context: dict) -> str | None:
-        """The frame's HTML, or None: the server renders it itself."""
-        frame = self._send(locale, base_url, game_id, context)
-        if frame is None:
-            return None
-        if not frame.wait(PATIENCE):
+    def render(self, frames: list[Frame]) -> list[str | None]:
+        """Each frame's HTML, or None for each the server renders itself (all of them when the worker cannot)."""
+        answer = self._send(frames) if frames else None
+        if answer is None:
+            return [None] * len(frames)
+        if not answer.wait(PATIENCE):
             self.stop()  # stuck: no other frame is to wait for it, and the next start is a fresh one
-        return frame.html  # None when it failed or the worker died: the server renders it (and meets any error)
+        return answer.html  # a None where it failed or for all when it died: the server renders them (meets any error)
 
-    def _send(self, locale: str, base_url: str, game_id: str, context: dict) -> Answer | None:
+    def _send(self, frames: list[Frame]) -> Answer | None:
         with self._lock:
             if not self._ready:
                 self._start()
                 return None
-            backlog = len(self._waiting) * self._frame_seconds
+            backlog = self._frames_ahead * self._frame_seconds
             if backlog > (BUSY_BACKLOG if self._load() > BUSY else BACKLOG):
                 return None
             number = next(self._numbers)
-            frame = self._waiting[number] = Answer()
+            answer = self._waiting[number] = Answer(len(frames))
+            self._frames_ahead += len(frames)
             channel = self._socket
         try:
             with self._sending:
-                send(channel, (number, locale, base_url, game_id, context))
+                send(channel, (number, frames))
         except OSError:
             with self._lock:
-                self._waiting.pop(number, None)
+                if self._waiting.pop(number, None) is not None:
+                    self._frames_ahead -= len(frames)
             return None
-        return frame
+        return answer
 
     def _start(self) -> None:
         """Start the worker, unless one is starting or died too recently (under the lock)."""
@@ -131,28 +138,30 @@ class RenderWorker:
             pass
         self._lost(ours)
 
-    def _answered(self, number: int, html: str | None, error: str | None, seconds: float) -> None:
+    def _answered(self, number: int, html: list[str | None], errors: list[str], seconds: float) -> None:
         with self._lock:
             if number == READY:
                 self._ready = True
                 return
-            self._frame_seconds += (seconds - self._frame_seconds) / 16
-            frame = self._waiting.pop(number, None)
-        if frame is None:
-            return  # the server has rendered it itself: it waited too long
-        if error:
+            answer = self._waiting.pop(number, None)
+            if answer is None:
+                return  # given up on already
+            self._frames_ahead -= len(html)
+            self._frame_seconds += (seconds / len(html) - self._frame_seconds) / 16
+        for error in errors:
             log.warning("the render worker could not render a frame (%s); the server renders it", error)
-        frame.set(html)
+        answer.set(html)
 
     def _lost(self, ours: socket.socket) -> None:
         log.warning("the render worker stopped; the server renders the frames until it starts again")
         with self._lock:
             self._ready = False
             waiting, self._waiting = self._waiting, {}
+            self._frames_ahead = 0
             process = self._process
         ours.close()
-        for frame in waiting.values():
-            frame.set(None)
+        for answer in waiting.values():
+            answer.set([None] * answer.frames)
         process.kill()  # its end of the socket may still be open: it is stuck, not gone
         process.wait()
         with self._lock:
@@ -184,13 +193,14 @@ class CpuShare:
 
 
 class Answer:
-    """The worker's answer to one frame: its HTML, None if it failed."""
+    """The worker's answer to one message: each frame's HTML, None where it failed."""
 
-    def __init__(self):
-        self.html: str | None = None
+    def __init__(self, frames: int):
+        self.frames = frames
+        self.html: list[str | None] = [None] * frames
         self._given = threading.Event()  # gevent's own under gevent (looked up now: patched after this import too)
 
-    def set(self, html: str | None) -> None:
+    def set(self, html: list[str | None]) -> None:
         self.html = html
         self._given.set()
 
@@ -227,13 +237,16 @@ def serve_frames(settings: dict, channel: socket.socket) -> None:
     frames = channel.makefile("rb")
     send(channel, (READY, None, None, 0.0))
     while (message := receive(frames)) is not None:
-        number, locale, base_url, game_id, context = message
+        number, batch = message
         started = time.perf_counter()
-        try:
-            html, error = renderer(app, locale, base_url).render(installed[game_id], context), None
-        except Exception as failure:  # noqa: BLE001 - the server renders this frame itself and meets the error there
-            html, error = None, repr(failure)
-        send(channel, (number, html, error, time.perf_counter() - started))
+        html, errors = [], []
+        for locale, base_url, game_id, context in batch:
+            try:
+                html.append(renderer(app, locale, base_url).render(installed[game_id], context))
+            except Exception as failure:  # noqa: BLE001 - the server renders this frame itself and meets the error there
+                html.append(None)
+                errors.append(repr(failure))
+        send(channel, (number, html, errors, time.perf_counter() - started))
 
 
 if __name__ == "__main__":

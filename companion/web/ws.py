@@ -82,6 +82,9 @@ class PageSocket:
         self._behind.set()
         self.ws.event.set()  # the same event wakes the page's thread for an incoming message or a close
 
+    def is_behind(self) -> bool:
+        return self._behind.is_set()
+
     def sending_since(self) -> float | None:
         return self._sending_since
 
@@ -149,21 +152,36 @@ def render_key(
     return (None, is_host, locale, host_page, base_url)
 
 
-def render_push(app: Flask, code: str, page: PageSocket) -> str | None:
-    """A frame for one open page, rendered outside any request of its own.
+def render_frames(app: Flask, code: str, pages: list[PageSocket]) -> dict[tuple, str | None | Exception]:
+    """The frames of a table's open pages by render key, rendered outside any request of their own.
 
-    None when the page's seat has been freed by the host since it opened: it gets nothing more.
+    A page's frame is None when its seat has been freed by the host since it opened (it gets nothing more), and the
+    error when its frame failed: raised in that page's own thread, not in the one that rendered the frames.
     """
-    if page.seat and not app.extensions["companion"].holds_seat(code, page.seat, page.seat_token_hash):
-        return None
-    if page.as_json:
-        # JSON frames are not translated and hold no URLs: no Flask context needed (it costs more than the frame).
-        return json_frame(app.extensions["companion"], code, page.seat)
-    render = renderer(app, page.locale, page.base_url)
-    game, context = live_context(code, page.seat, page.is_host, False, page.host_page, render)
+    service: Tables = app.extensions["companion"]
+    frames: dict[tuple, str | None | Exception] = {}
+    html = []  # (page, its renderer, the game, the frame's data)
+    for page in pages:
+        try:
+            if page.seat and not service.holds_seat(code, page.seat, page.seat_token_hash):
+                frames[page.render_key] = None
+            elif page.as_json:
+                # JSON frames are not translated and hold no URLs: no Flask context needed (it costs more than them).
+                frames[page.render_key] = json_frame(service, code, page.seat)
+            else:
+                render = renderer(app, page.locale, page.base_url)
+                html.append((page, render, *live_context(code, page.seat, page.is_host, False, page.host_page, render)))
+        except Exception as error:  # noqa: BLE001 - the page's own thread raises it
+            frames[page.render_key] = error
     worker = app.extensions["companion.render_worker"]
-    rendered = worker and worker.render(page.locale, page.base_url, game.id, context)
-    return rendered or render.render(game, context)
+    frame_data = [(page.locale, page.base_url, game.id, context) for page, _render, game, context in html]
+    from_worker = worker.render(frame_data) if worker else [None] * len(html)
+    for (page, render, game, context), rendered in zip(html, from_worker, strict=True):
+        try:
+            frames[page.render_key] = rendered or render.render(game, context)
+        except Exception as error:  # noqa: BLE001 - the page's own thread raises it
+            frames[page.render_key] = error
+    return frames
 
 
 def json_frame(service: Tables, code: str, seat: str | None) -> str:

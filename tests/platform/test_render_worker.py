@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -12,7 +13,7 @@ import pytest
 
 from companion.web import render_worker as render_workers
 from companion.web.common import live_context, renderer
-from companion.web.ws import render_push
+from companion.web.ws import render_frames, render_key
 from tests.http import call, open_table, socket
 
 BASE_URL = "http://127.0.0.1:8000/"
@@ -38,16 +39,33 @@ def wait_until(condition, what: str, within: float = 20.0) -> None:
 
 
 def display_page(locale: str = "en") -> SimpleNamespace:
-    """What render_push needs to know of an open display page."""
+    """What render_frames needs to know of an open display page."""
     return SimpleNamespace(
-        seat=None, seat_token_hash=None, is_host=False, host_page=False, locale=locale, base_url=BASE_URL, as_json=False
+        seat=None,
+        seat_token_hash=None,
+        is_host=False,
+        host_page=False,
+        locale=locale,
+        base_url=BASE_URL,
+        as_json=False,
+        render_key=render_key(None, None, False, locale, False, False, BASE_URL),
     )
 
 
-def rendered_by_worker(app, code: str, seat: str | None, locale: str = "en", host_page: bool = False) -> str | None:
+def pushed(app, code: str, page: SimpleNamespace) -> str | None:
+    """The frame a push sends the page."""
+    return render_frames(app, code, [page])[page.render_key]
+
+
+def frame_data(app, code: str, seat: str | None, locale: str = "en", host_page: bool = False) -> tuple:
+    """What the server sends the worker of a page's frame."""
     render = renderer(app, locale, BASE_URL)
     game, context = live_context(code, seat, host_page, False, host_page, render)
-    return app.extensions["companion.render_worker"].render(locale, BASE_URL, game.id, context)
+    return locale, BASE_URL, game.id, context
+
+
+def rendered_by_worker(app, code: str, seat: str | None, locale: str = "en", host_page: bool = False) -> str | None:
+    return app.extensions["companion.render_worker"].render([frame_data(app, code, seat, locale, host_page)])[0]
 
 
 def rendered_here(app, code: str, seat: str | None, locale: str = "en", host_page: bool = False) -> str:
@@ -79,6 +97,68 @@ def test_the_worker_renders_every_page_of_every_game_as_the_server_does(app, ser
             assert ours == rendered_here(app, code, seat, locale, host_page), (seat, locale, host_page)
 
 
+@dataclass(eq=False)
+class DisplayPage:
+    """An open display page in the hub, woken by every change, at the address it came by."""
+
+    base_url: str = BASE_URL
+    seat = seat_token_hash = None
+    is_host = host_page = as_json = False
+    locale = "en"
+
+    @property
+    def render_key(self) -> tuple:
+        return render_key(None, None, False, self.locale, False, False, self.base_url)
+
+    def wake(self) -> None:
+        pass
+
+    def is_behind(self) -> bool:
+        return True
+
+    def sending_since(self) -> None:
+        return None  # never sending: the hub's watchdog leaves it alone
+
+    def cut_off(self) -> None:
+        pass
+
+
+def open_page(hub, code: str, base_url: str = BASE_URL) -> DisplayPage:
+    page = DisplayPage(base_url)
+    hub.watch(code, page)
+    return page
+
+
+def test_one_change_sends_the_worker_every_page_of_the_table_in_one_message(app, service, worker, monkeypatch):
+    code, _host = service.create("secret-notes", {"players": 2})
+    hub = app.extensions["companion.hub"]
+    pages = [open_page(hub, code, f"http://127.0.0.{number}:8000/") for number in (1, 2, 3)]
+    messages = []
+    render = worker.render
+    monkeypatch.setattr(worker, "render", lambda frames: messages.append(len(frames)) or render(frames))
+    hub.deliver(code)
+    frames = [hub.frame(code, page) for page in reversed(pages)]
+    assert messages == [3], "the first page to look rendered them all, in one message"
+    for page, frame in zip(reversed(pages), frames, strict=True):
+        assert f'class="url">{page.base_url}t/{code}<' in frame, "each page its own"
+
+
+def test_a_page_whose_frame_fails_meets_the_error_and_the_others_get_theirs(app, service, worker):
+    """A made-up Host header (a port past 65535) makes a page whose links cannot be built: its frame fails, in its
+    own thread, and only there, even when another page rendered the table's frames."""
+    code, _host = service.create("secret-notes", {"players": 2})
+    hub = app.extensions["companion.hub"]
+    fine, broken = open_page(hub, code), open_page(hub, code, "http://127.0.0.1:99999/")
+    hub.deliver(code)
+    assert hub.frame(code, fine) == rendered_here(app, code, None)
+    with pytest.raises(ValueError, match="Port out of range"):
+        hub.frame(code, broken)
+    hub.deliver(code)
+    with pytest.raises(ValueError, match="Port out of range"):
+        hub.frame(code, broken)
+    assert hub.frame(code, fine) == rendered_here(app, code, None), "the broken page rendered it"
+
+
 def test_a_stuck_worker_holds_up_one_round_of_frames_once_and_is_replaced(app, service, worker, monkeypatch):
     monkeypatch.setattr(render_workers, "PATIENCE", 0.5)
     monkeypatch.setattr(render_workers, "RESTART_AFTER", 0.2)
@@ -86,7 +166,7 @@ def test_a_stuck_worker_holds_up_one_round_of_frames_once_and_is_replaced(app, s
     stuck = worker.pid
     os.kill(stuck, signal.SIGSTOP)
     started = time.monotonic()
-    frames = [render_push(app, code, display_page()) for _ in range(100)]
+    frames = [pushed(app, code, display_page()) for _ in range(100)]
     took = time.monotonic() - started
     assert frames == [rendered_here(app, code, None)] * 100
     assert took < 2 * render_workers.PATIENCE, f"100 frames took {took:.2f} s with the worker stuck"
@@ -101,16 +181,16 @@ def test_while_the_worker_is_dead_the_server_renders_and_then_starts_a_new_one(a
     dead = worker.pid
     os.kill(dead, signal.SIGKILL)
     expected = rendered_here(app, code, None)
-    assert [render_push(app, code, display_page()) for _ in range(50)] == [expected] * 50
+    assert [pushed(app, code, display_page()) for _ in range(50)] == [expected] * 50
     wait_until(lambda: rendered_by_worker(app, code, None) is not None, "a new worker answers")
     assert worker.pid != dead
 
 
 def test_a_frame_the_worker_cannot_render_is_rendered_by_the_server(app, service, worker):
     code, _host = service.create("secret-notes", {"players": 2})
-    render = renderer(app, "en", BASE_URL)
-    _game, context = live_context(code, None, False, False, False, render)
-    assert worker.render("en", BASE_URL, "no-such-game", context) is None
+    locale, base_url, _game, context = frame_data(app, code, None)
+    sent = [(locale, base_url, "no-such-game", context), frame_data(app, code, "player-1")]
+    assert worker.render(sent) == [None, rendered_here(app, code, "player-1")], "the others of its message are rendered"
     assert rendered_by_worker(app, code, None) == rendered_here(app, code, None), "and it goes on rendering"
 
 
@@ -118,14 +198,13 @@ def test_a_busy_server_leaves_a_longer_backlog_to_the_worker(app, service, worke
     """A frame the server renders itself takes from every table's actions: when the server is busy, the worker may
     fall further behind before the server takes the frames back."""
     code, _host = service.create("secret-notes", {"players": 2})
-    render = renderer(app, "en", BASE_URL)
-    game, context = live_context(code, None, False, False, False, render)
+    frame = frame_data(app, code, None)
     os.kill(worker.pid, signal.SIGSTOP)  # nothing it is sent is answered: the backlog only grows
     try:
 
         def frames_taken(at_most: int) -> int:
             taken = 0
-            while taken < at_most and worker._send("en", BASE_URL, game.id, context) is not None:
+            while taken < at_most and worker._send([frame]) is not None:
                 taken += 1
             return taken
 
