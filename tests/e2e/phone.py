@@ -4,10 +4,13 @@ from playwright.sync_api import expect
 
 SMALL_PHONE = {"width": 360, "height": 740}
 
-# Whether a tap at the element's centre reaches it: nothing (a bar held at the bottom, say) lies over it.
-UNCOVERED = """element => {
+# What a tap at the element's centre would reach instead of it (a bar held at the bottom, say); "" when it reaches it.
+COVERED_BY = """element => {
   const box = element.getBoundingClientRect();
-  return element.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  if (element.contains(hit)) { return ""; }
+  const where = `(${box.x}, ${box.y}, ${box.width} x ${box.height}; window ${innerWidth} x ${innerHeight})`;
+  return `${hit ? hit.outerHTML.slice(0, 300) : "nothing: outside the window"} ${where}`;
 }"""
 
 
@@ -26,7 +29,8 @@ def in_first_screen(page, target) -> None:
     box = target.bounding_box()
     bottom = box["y"] + box["height"]
     assert bottom <= page.viewport_size["height"], f"{target} ends at {bottom:.0f} px, below the first screen"
-    assert target.evaluate(UNCOVERED), f"{target} is covered by something else"
+    covered_by = target.evaluate(COVERED_BY)
+    assert not covered_by, f"{target} is covered by {covered_by}"
 
 
 def count_taps(page) -> None:
