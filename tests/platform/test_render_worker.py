@@ -7,7 +7,6 @@ import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -38,21 +37,33 @@ def wait_until(condition, what: str, within: float = 20.0) -> None:
         time.sleep(0.05)
 
 
-def display_page(locale: str = "en") -> SimpleNamespace:
-    """What render_frames needs to know of an open display page."""
-    return SimpleNamespace(
-        seat=None,
-        seat_token_hash=None,
-        is_host=False,
-        host_page=False,
-        locale=locale,
-        base_url=BASE_URL,
-        as_json=False,
-        render_key=render_key(None, None, False, locale, False, False, BASE_URL),
-    )
+@dataclass(eq=False)
+class DisplayPage:
+    """An open display page in the hub, woken by every change, at the address it came by."""
+
+    base_url: str = BASE_URL
+    locale: str = "en"
+    seat = seat_token_hash = None
+    is_host = host_page = as_json = False
+
+    @property
+    def render_key(self) -> tuple:
+        return render_key(None, None, False, self.locale, False, False, self.base_url)
+
+    def wake(self) -> None:
+        pass
+
+    def is_behind(self) -> bool:
+        return True
+
+    def sending_since(self) -> None:
+        return None  # never sending: the hub's watchdog leaves it alone
+
+    def cut_off(self) -> None:
+        pass
 
 
-def pushed(app, code: str, page: SimpleNamespace) -> str | None:
+def pushed(app, code: str, page: DisplayPage) -> str | None:
     """The frame a push sends the page."""
     return render_frames(app, code, [page])[page.render_key]
 
@@ -95,32 +106,6 @@ def test_the_worker_renders_every_page_of_every_game_as_the_server_does(app, ser
             ours = rendered_by_worker(app, code, seat, locale, host_page)
             assert ours is not None, "the worker answered"
             assert ours == rendered_here(app, code, seat, locale, host_page), (seat, locale, host_page)
-
-
-@dataclass(eq=False)
-class DisplayPage:
-    """An open display page in the hub, woken by every change, at the address it came by."""
-
-    base_url: str = BASE_URL
-    seat = seat_token_hash = None
-    is_host = host_page = as_json = False
-    locale = "en"
-
-    @property
-    def render_key(self) -> tuple:
-        return render_key(None, None, False, self.locale, False, False, self.base_url)
-
-    def wake(self) -> None:
-        pass
-
-    def is_behind(self) -> bool:
-        return True
-
-    def sending_since(self) -> None:
-        return None  # never sending: the hub's watchdog leaves it alone
-
-    def cut_off(self) -> None:
-        pass
 
 
 def open_page(hub, code: str, base_url: str = BASE_URL) -> DisplayPage:
@@ -166,7 +151,7 @@ def test_a_stuck_worker_holds_up_one_round_of_frames_once_and_is_replaced(app, s
     stuck = worker.pid
     os.kill(stuck, signal.SIGSTOP)
     started = time.monotonic()
-    frames = [pushed(app, code, display_page()) for _ in range(100)]
+    frames = [pushed(app, code, DisplayPage()) for _ in range(100)]
     took = time.monotonic() - started
     assert frames == [rendered_here(app, code, None)] * 100
     assert took < 2 * render_workers.PATIENCE, f"100 frames took {took:.2f} s with the worker stuck"
@@ -181,7 +166,7 @@ def test_while_the_worker_is_dead_the_server_renders_and_then_starts_a_new_one(a
     dead = worker.pid
     os.kill(dead, signal.SIGKILL)
     expected = rendered_here(app, code, None)
-    assert [pushed(app, code, display_page()) for _ in range(50)] == [expected] * 50
+    assert [pushed(app, code, DisplayPage()) for _ in range(50)] == [expected] * 50
     wait_until(lambda: rendered_by_worker(app, code, None) is not None, "a new worker answers")
     assert worker.pid != dead
 
