@@ -69,7 +69,7 @@ class RenderWorker:
         self._process: subprocess.Popen | None = None
         self._ready = False
         self._waiting: dict[int, Answer] = {}
-        self._frames_ahead = 0  # in the messages waiting for their answer
+        self._frames_ahead = 0  # in the messages waiting for their answer (kept: summing them on every send costs)
         self._numbers = itertools.count()
         self._frame_seconds = 0.001  # what a frame takes the worker, on average of late
         self._next_start = 0.0
@@ -161,7 +161,7 @@ class RenderWorker:
             process = self._process
         ours.close()
         for answer in waiting.values():
-            answer.set([None] * answer.frames)
+            answer.set(answer.html)  # still all None: the server renders them
         process.kill()  # its end of the socket may still be open: it is stuck, not gone
         process.wait()
         with self._lock:
@@ -196,7 +196,6 @@ class Answer:
     """The worker's answer to one message: each frame's HTML, None where it failed."""
 
     def __init__(self, frames: int):
-        self.frames = frames
         self.html: list[str | None] = [None] * frames
         self._given = threading.Event()  # gevent's own under gevent (looked up now: patched after this import too)
 
