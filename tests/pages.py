@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import html
+import random
 import re
 from html.parser import HTMLParser
 
@@ -23,11 +24,14 @@ CSRF = re.compile(r'data-csrf="([^"]+)"')
 # -- the JSON API ----------------------------------------------------------------------------------------
 
 
-def open_table(client, game: str, options: dict, names: dict[str, str]) -> tuple[str, dict[str, str]]:
-    """A table with the named seats taken: its code and the tokens {"host": ..., seat id: ...}."""
+def open_table(client, game: str, options: dict, names: dict[str, str] | tuple) -> tuple[str, dict[str, str]]:
+    """A table with the named seats taken (a tuple of names: the table's seats in order, as many as there are
+    names): its code and the tokens {"host": ..., seat id: ...}."""
     answer = client.post("/api/tables", json={"game": game, "options": options})
     assert answer.status_code == 201, answer.json
     code, tokens = answer.json["code"], {"host": answer.json["host_token"]}
+    if not isinstance(names, dict):
+        names = dict(zip((seat["id"] for seat in answer.json["seats"]), names, strict=False))
     for seat, name in names.items():
         claimed = client.post(f"/api/tables/{code}/seats", json={"seat": seat, "name": name})
         assert claimed.status_code == 201, claimed.json
@@ -188,6 +192,60 @@ class Device:
 def page(app, code: str, tokens: dict, who: str, lang: str = "en") -> str:
     """The page of `who` (a seat, "host" for the host page, "display") in a browser of its own, in `lang`."""
     return Device.of(app, code, tokens, who, lang=lang).page
+
+
+# -- random play ------------------------------------------------------------------------------------------
+
+NAMES = ("Anna", "Bea", "Cyril", "Dana", "Emil", "Franta")
+
+
+class PlayedTable:
+    """A table with every seat taken (by `names`, in the seats' order), played by random taps on the forms that the
+    host page and the phones offer."""
+
+    def __init__(self, app, client, game: str, seed: int, options: dict | None = None, names=NAMES):
+        self.random = random.Random(seed)
+        self.code, self.tokens = open_table(client, game, options or {}, names)
+        self.app, self.client = app, client
+        self.screens = [Device(app, self.code, host=self.tokens["host"], view="host")] + [
+            Device(app, self.code, seat=token) for who, token in self.tokens.items() if who != "host"
+        ]
+
+    def step(self) -> None:
+        """One tap on a random form of a random screen that offers one (refusals by the rules are part of play);
+        mostly on a phone whose turn it is, so that the game moves on rather than changing its mind."""
+        screens = self.random.sample(self.screens, len(self.screens))
+        for screen in screens:
+            screen.refresh()
+        if self.random.random() < 0.5:
+            screens.sort(key=lambda screen: 'data-your-turn="true"' not in screen.page)
+        for screen in screens:
+            forms = Forms(screen.page).forms
+            if forms:
+                break
+        else:
+            return
+        form = self.random.choice(forms)
+        data = {**form["hidden"]}
+        data |= {name: value or str(self.random.randint(1, 6)) for name, value in form["fields"].items()}
+        data |= {name: self.random.choice(each["options"]) for name, each in form["selects"].items() if each["options"]}
+        if form["buttons"]:
+            pressed = self.random.choice(form["buttons"])
+            if pressed["name"]:
+                data[pressed["name"]] = pressed["value"]
+        answer = screen.post(data)
+        assert answer.status_code < 500, answer.get_data(as_text=True)[-600:]
+
+    def display(self) -> str:
+        """The table display as the host's TV shows it."""
+        return Device(self.app, self.code, host=self.tokens["host"]).page
+
+    def public_lines(self) -> list[str]:
+        """The banner and the history lines everyone sees, in English, as the host page shows them."""
+        host_page = Device(self.app, self.code, host=self.tokens["host"], view="host", lang="en").page
+        banner = re.findall(r'<div class="banner" role="alert">(.*?)</div>', host_page, re.S)
+        history = re.findall(r"<li[^>]*>(.*?)</li>", host_page.split('id="history"')[1], re.S)
+        return [visible_text(line).strip() for line in banner + history]
 
 
 # -- English left on a translated page ---------------------------------------------------------------------
