@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import time
 from dataclasses import dataclass
@@ -10,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from companion.tables import token_hash
 from companion.web import render_worker as render_workers
 from companion.web.common import live_context, renderer
 from companion.web.ws import render_frames, render_key
 from tests.http import call, open_table, socket
+from tests.pages import PlayedTable
 
+LANGUAGES = ("en", "cs", "nl")
 BASE_URL = "http://127.0.0.1:8000/"
 
 
@@ -38,17 +42,22 @@ def wait_until(condition, what: str, within: float = 20.0) -> None:
 
 
 @dataclass(eq=False)
-class DisplayPage:
-    """An open display page in the hub, woken by every change, at the address it came by."""
+class OpenPage:
+    """An open page in the hub (the display by default), woken by every change, at the address it came by."""
 
-    base_url: str = BASE_URL
+    seat: str | None = None
+    seat_token_hash: str | None = None
+    is_host: bool = False
+    host_page: bool = False
+    as_json: bool = False
     locale: str = "en"
-    seat = seat_token_hash = None
-    is_host = host_page = as_json = False
+    base_url: str = BASE_URL
 
     @property
     def render_key(self) -> tuple:
-        return render_key(None, None, False, self.locale, False, False, self.base_url)
+        return render_key(
+            self.seat, self.seat_token_hash, self.is_host, self.locale, self.as_json, self.host_page, self.base_url
+        )
 
     def wake(self) -> None:
         pass
@@ -63,7 +72,7 @@ class DisplayPage:
         pass
 
 
-def pushed(app, code: str, page: DisplayPage) -> str | None:
+def pushed(app, code: str, page: OpenPage) -> str | None:
     """The frame a push sends the page."""
     return render_frames(app, code, [page])[page.render_key]
 
@@ -108,8 +117,8 @@ def test_the_worker_renders_every_page_of_every_game_as_the_server_does(app, ser
             assert ours == rendered_here(app, code, seat, locale, host_page), (seat, locale, host_page)
 
 
-def open_page(hub, code: str, base_url: str = BASE_URL) -> DisplayPage:
-    page = DisplayPage(base_url)
+def open_page(hub, code: str, base_url: str = BASE_URL) -> OpenPage:
+    page = OpenPage(base_url=base_url)
     hub.watch(code, page)
     return page
 
@@ -144,6 +153,42 @@ def test_a_page_whose_frame_fails_meets_the_error_and_the_others_get_theirs(app,
     assert hub.frame(code, fine) == rendered_here(app, code, None), "the broken page rendered it"
 
 
+# The most seats each game deals, and names as long as a seat takes.
+MOST_SEATS = {
+    "scotland-yard": {"detectives": 5},
+    "downforce": {"players": 6},
+    "mice-and-mystics": {"players": 4},
+    "eat-your-tourist": {"players": 4},
+}
+LONG_NAMES = tuple(f"Šárka Přemyslovna z Lipové {number}" for number in range(1, 7))
+STEPS = 40
+
+
+@pytest.mark.parametrize("game", MOST_SEATS)
+def test_through_a_random_game_each_page_gets_the_frame_it_would_get_alone(app, worker, game):
+    """Whichever page renders a change's frames for the others, each gets exactly its own: every seat in HTML (en,
+    cs, nl in turn, one of them the host's phone) and in JSON, the display, the host page and a phone whose seat was
+    given to another, asked in a random order after every random tap."""
+    table = PlayedTable(app, app.test_client(), game, seed=7, options=MOST_SEATS[game], names=LONG_NAMES)
+    seats = [(seat, token_hash(token)) for seat, token in table.tokens.items() if seat != "host"]
+    pages = [OpenPage(), OpenPage(is_host=True, host_page=True, locale="cs"), OpenPage(seats[0][0], "0" * 64)]
+    for number, (seat, hashed) in enumerate(seats):
+        pages += [
+            OpenPage(seat, hashed, number == 1, locale=LANGUAGES[number % 3]),
+            OpenPage(seat, hashed, as_json=True),
+        ]
+    hub = app.extensions["companion.hub"]
+    for page in pages:
+        hub.watch(table.code, page)
+    order = random.Random(game)
+    for _step in range(STEPS):
+        table.step()
+        for page in order.sample(pages, len(pages)):
+            alone = render_frames(app, table.code, [page])[page.render_key]
+            assert hub.frame(table.code, page) == alone, page
+    assert any('data-seq="0"' not in hub.frame(table.code, page) for page in pages[:2]), "the game moved on"
+
+
 def test_a_stuck_worker_holds_up_one_round_of_frames_once_and_is_replaced(app, service, worker, monkeypatch):
     monkeypatch.setattr(render_workers, "PATIENCE", 0.5)
     monkeypatch.setattr(render_workers, "RESTART_AFTER", 0.2)
@@ -151,7 +196,7 @@ def test_a_stuck_worker_holds_up_one_round_of_frames_once_and_is_replaced(app, s
     stuck = worker.pid
     os.kill(stuck, signal.SIGSTOP)
     started = time.monotonic()
-    frames = [pushed(app, code, DisplayPage()) for _ in range(100)]
+    frames = [pushed(app, code, OpenPage()) for _ in range(100)]
     took = time.monotonic() - started
     assert frames == [rendered_here(app, code, None)] * 100
     assert took < 2 * render_workers.PATIENCE, f"100 frames took {took:.2f} s with the worker stuck"
@@ -166,7 +211,7 @@ def test_while_the_worker_is_dead_the_server_renders_and_then_starts_a_new_one(a
     dead = worker.pid
     os.kill(dead, signal.SIGKILL)
     expected = rendered_here(app, code, None)
-    assert [pushed(app, code, DisplayPage()) for _ in range(50)] == [expected] * 50
+    assert [pushed(app, code, OpenPage()) for _ in range(50)] == [expected] * 50
     wait_until(lambda: rendered_by_worker(app, code, None) is not None, "a new worker answers")
     assert worker.pid != dead
 
