@@ -57,7 +57,9 @@ class Rendering:
     def render(self, frames: Callable[[], dict]) -> None:
         try:
             self._frames = frames()
-        finally:  # failed: each page waiting for its frame renders its own
+        except Exception:  # noqa: BLE001 - not this page's error alone: each page, this one too, renders its own
+            log.exception("rendering a change's frames together failed; each page renders its own")
+        finally:
             self._done.set()
 
     def wait(self) -> bool:

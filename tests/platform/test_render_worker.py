@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.live import Hub
 from companion.tables import token_hash
 from companion.web import render_worker as render_workers
 from companion.web.common import live_context, renderer
@@ -151,6 +152,24 @@ def test_a_page_whose_frame_fails_meets_the_error_and_the_others_get_theirs(app,
     with pytest.raises(ValueError, match="Port out of range"):
         hub.frame(code, broken)
     assert hub.frame(code, fine) == rendered_here(app, code, None), "the broken page rendered it"
+
+
+def test_when_a_change_s_frames_fail_together_each_page_renders_its_own():
+    def render(code: str, pages: list) -> dict:
+        rendered.append(len(pages))
+        if len(pages) > 1:
+            raise RuntimeError("the frames of several pages could not be rendered together")
+        return {page.render_key: f"{code} at {page.base_url}" for page in pages}
+
+    rendered = []
+    hub = Hub(render=render)
+    first, second = OpenPage(base_url="http://127.0.0.1:8000/"), OpenPage(base_url="http://localhost:8000/")
+    for page in (first, second):
+        hub.watch("TABLE", page)
+    hub.deliver("TABLE")
+    assert hub.frame("TABLE", first) == "TABLE at http://127.0.0.1:8000/", "the page that tried renders its own"
+    assert hub.frame("TABLE", second) == "TABLE at http://localhost:8000/"
+    assert rendered == [2, 1, 1]
 
 
 # The most seats each game deals, and names as long as a seat takes.
