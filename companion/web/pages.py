@@ -19,7 +19,7 @@ from flask import (
     url_for,
 )
 from flask_limiter import RateLimitExceeded
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadHost, HTTPException
 
 from companion import i18n
 from companion.forms import action_from_form, optional_str, parse_options
@@ -410,6 +410,8 @@ def http_error(error: HTTPException):
     headers = [(name, value) for name, value in error.get_headers() if name != "Content-Type"]
     if request.path.startswith("/api/"):
         return error_json(error.name.lower().replace(" ", "_"), text), error.code, headers
+    if isinstance(error, BadHost):  # no link can be built on an address that is not one: the answer is words only
+        return text, error.code, [*headers, ("Content-Type", "text/plain; charset=utf-8")]
     return render_template("error.html", message=text), error.code, headers
 
 

@@ -87,3 +87,16 @@ def test_odd_html_forms_never_break_the_server(client, app):
         assert phone.post(path, data={"seat": "x"}, headers=headers).status_code < 500, path
     for path in (f"/t/{code}/live?since=abc", "/t/%00/display", f"/t/{code}/invite/x/qr.svg", "/t/" + "Z" * 300):
         assert client.get(path).status_code < 500, path
+
+
+@pytest.mark.parametrize("host", ["a" * 64, "tafel." + "b" * 64 + ".cz", "x" * 300])
+def test_a_host_no_link_can_be_built_on_is_refused_in_words(client, service, host):
+    """A Host header with a name part past 63 letters cannot be put in a URL: every page, the API and a table's
+    socket answer 400 (the error page itself would need links on that address)."""
+    code, _host_token = service.create("secret-notes", {"players": 2})
+    for path in ("/", f"/t/{code}", f"/t/{code}/display", f"/t/{code}/live?view=display", f"/t/{code}/ws"):
+        answer = client.get(path, headers={"Host": host})
+        assert answer.status_code == 400, (path, answer.status_code)
+        assert answer.get_data(as_text=True) == "Something went wrong. Please try again."
+    answer = client.get(f"/api/tables/{code}/view", headers={"Host": host})
+    assert answer.status_code == 400 and answer.json["error"]["code"] == "bad_request"
