@@ -139,8 +139,9 @@ def test_one_change_sends_the_worker_every_page_of_the_table_in_one_message(app,
 
 
 def test_a_page_whose_frame_fails_meets_the_error_and_the_others_get_theirs(app, service, worker):
-    """A made-up Host header (a port past 65535) makes a page whose links cannot be built: its frame fails, in its
-    own thread, and only there, even when another page rendered the table's frames."""
+    """A page whose links cannot be built (its address has a port past 65535; werkzeug gives no client such an
+    address, so this stands for any frame that fails) meets the error in its own thread, and only there, even when
+    another page rendered the table's frames."""
     code, _host = service.create("secret-notes", {"players": 2})
     hub = app.extensions["companion.hub"]
     fine, broken = open_page(hub, code), open_page(hub, code, "http://127.0.0.1:99999/")
