@@ -23,7 +23,7 @@ from companion.tables.errors import (
 from companion.tables.folded import LEFT_OUT, FoldedTable
 from companion.tables.front import HISTORY_WINDOW, Tables
 from companion.tables.history import HistoryWindow
-from companion.tables.seats import HOST_DEVICE, new_token, normalise_code, token_hash
+from companion.tables.seats import HOST_DEVICE, new_token, normalise_code, opens_seat, taken_names, token_hash
 
 __all__ = [
     "HISTORY_WINDOW",
@@ -46,6 +46,8 @@ __all__ = [
     "busy",
     "new_token",
     "normalise_code",
+    "opens_seat",
+    "taken_names",
     "token_hash",
     "unavailable",
 ]

@@ -29,6 +29,16 @@ def normalise_code(code: str) -> str:
     return code.strip().upper()
 
 
+def opens_seat(seat: SeatRecord | None, hashed_token: str | None) -> bool:
+    """Whether a token (by its hash) opens this seat: the host may have freed it since the token was given."""
+    return bool(seat and hashed_token and seat.token_hash == hashed_token)
+
+
+def taken_names(seats: dict[str, SeatRecord]) -> dict[str, str | None]:
+    """Seat id -> the name of the player sitting there (None if free)."""
+    return {seat_id: (seat.name if seat.token_hash else None) for seat_id, seat in seats.items()}
+
+
 class SeatBook:
     """The seats part of the table service (Tables): it reads tables through `cached`, stores through `store` and
     tells pages through `publish`, which Tables provides."""
@@ -149,15 +159,10 @@ class SeatBook:
         with self._seats_lock:
             self._seats.clear()
 
-    def holds_seat(self, code: str, seat_id: str, hashed_token: str | None) -> bool:
-        """Whether the token (by its hash) still opens this seat: the host may have freed it."""
-        seat = self.seats(code).get(seat_id)
-        return bool(seat and hashed_token and seat.token_hash == hashed_token)
-
     def _check_seat(self, table: FoldedTable, seat_id: str, unknown: type[TableError] = NotFound) -> None:
         if seat_id not in {spec.id for spec in self.seat_specs(table)}:
             raise unknown(N_("This table has no seat %(seat)s."), seat=seat_id)
 
     def names(self, code: str) -> dict[str, str | None]:
         """Seat id -> the name of the player sitting there (None if free)."""
-        return {seat_id: (seat.name if seat.token_hash else None) for seat_id, seat in self.seats(code).items()}
+        return taken_names(self.seats(code))

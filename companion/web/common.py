@@ -12,7 +12,7 @@ from jinja2.ext import _make_new_gettext, _make_new_ngettext
 
 from companion import i18n, play
 from companion.games.base import HOST, N_, Game
-from companion.tables import Conflict, FoldedTable, TableError, Tables
+from companion.tables import Conflict, FoldedTable, TableError, Tables, opens_seat, taken_names
 
 
 def tables() -> Tables:
@@ -198,18 +198,51 @@ def live_html(
     return render.render(game, context)
 
 
+class Seating:
+    """Who sits where at a table, as its pages' frames show it: the same for every page a change wakes, so the frames
+    of one change work it out once (and its parts, shared by their data, are pickled once for the render worker)."""
+
+    def __init__(self, service: Tables, code: str):
+        self.table = service.cached(code)
+        self.specs = service.seat_specs(self.table)
+        self.held = service.seats(code)
+        self.taken = taken_names(self.held)
+        # As plain data: a seat pickles in half the time (every frame sent to the render worker carries them).
+        self.seats = [{"id": spec.id, "label": spec.label, "role": spec.role} for spec in self.specs]
+        self._names: dict[Renderer, dict[str, str]] = {}
+
+    def names(self, render: Renderer) -> dict[str, str]:
+        """The seats' names in the renderer's language."""
+        found = self._names.get(render)
+        if found is None:
+            found = self._names[render] = seat_names(self.specs, self.taken, render.say)
+        return found
+
+    def opens(self, seat: str, hashed_token: str | None) -> bool:
+        """Whether the token (by its hash) still opens this seat: the host may have freed it."""
+        return opens_seat(self.held.get(seat), hashed_token)
+
+
 def live_context(
-    code: str, seat: str | None, is_host: bool, fresh: bool, host_page: bool, render: Renderer
+    code: str,
+    seat: str | None,
+    is_host: bool,
+    fresh: bool,
+    host_page: bool,
+    render: Renderer,
+    seating: Seating | None = None,
 ) -> tuple[Game, dict]:
-    """The game and what its live part shows, as plain data (a render worker can be sent it)."""
+    """The game and what its live part shows, as plain data (a render worker can be sent it).
+
+    seating: the table's, when the frames of several pages are made together; read now by default.
+    """
     service: Tables = render.app.extensions["companion"]
     host_tools = host_page and is_host
     # The host page is where the whole history is read; every other page shows its latest lines.
     snapshot = service.view(code, seat, fresh=fresh, full_history=host_tools)
-    table = service.cached(code)
-    specs = service.seat_specs(table)
-    taken = service.names(code)
-    names = seat_names(specs, taken, render.say)
+    seating = seating or Seating(service, code)
+    table = seating.table
+    names = seating.names(render)
     game = table.game
     page = "seat" if seat else "host" if host_tools else "display"
     finished = play_of(table, snapshot, names, render) if page != "display" else None
@@ -231,13 +264,12 @@ def live_context(
         "can_undo": snapshot["can_undo"],
         "game_template": render.game_template(game.id, seat),
         "names": names,
-        # As plain data: a seat pickles in half the time (every frame sent to the render worker carries them).
-        "seats": [{"id": spec.id, "label": spec.label, "role": spec.role} for spec in specs],
-        "taken": taken,
+        "seats": seating.seats,
+        "taken": seating.taken,
     }
     if page != "seat":  # who is connected and how to join: only the display's corner and the host page show them
         context["join_url"] = render.external_url("pages.join", code=table.record.code)
-        context["seats_free"] = not all(taken.get(spec.id) for spec in specs)
+        context["seats_free"] = not all(seating.taken.get(spec.id) for spec in seating.specs)
         context["presence"] = render.app.extensions["companion.hub"].present(table.record.code)
     return game, context
 

@@ -26,6 +26,7 @@ from companion.forms import action_from_json, optional_int, optional_str
 from companion.games.base import HOST, N_
 from companion.tables import TableError, Tables, Unauthorized, token_hash
 from companion.web.common import (
+    Seating,
     bearer_token,
     cookie_is_host,
     error_json,
@@ -161,16 +162,19 @@ def render_frames(app: Flask, code: str, pages: list[PageSocket]) -> dict[tuple,
     service: Tables = app.extensions["companion"]
     frames: dict[tuple, str | None | Exception] = {}
     html = []  # (page, its renderer, the game, the frame's data)
+    seating = None
     for page in pages:
         try:
-            if page.seat and not service.holds_seat(code, page.seat, page.seat_token_hash):
+            seating = seating or Seating(service, code)
+            if page.seat and not seating.opens(page.seat, page.seat_token_hash):
                 frames[page.render_key] = None
             elif page.as_json:
                 # JSON frames are not translated and hold no URLs: no Flask context needed (it costs more than them).
                 frames[page.render_key] = json_frame(service, code, page.seat)
             else:
                 render = renderer(app, page.locale, page.base_url)
-                html.append((page, render, *live_context(code, page.seat, page.is_host, False, page.host_page, render)))
+                context = live_context(code, page.seat, page.is_host, False, page.host_page, render, seating)
+                html.append((page, render, *context))
         except Exception as error:  # noqa: BLE001 - the page's own thread raises it
             frames[page.render_key] = error
     worker = app.extensions["companion.render_worker"]
