@@ -8,6 +8,7 @@ that it can be snapshotted and exported; `apply` must not mutate its input.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -132,9 +133,10 @@ class Game:
     def setup(self, options: dict, rng: Rng) -> dict:
         raise NotImplementedError
 
-    @property
+    @functools.cached_property
     def actions(self) -> dict[str, dict]:
-        """Action type -> JSON Schema of the action's fields (without "type"), for the forms and the API."""
+        """Action type -> JSON Schema of the action's fields (without "type"), for the forms and the API: made once,
+        read it, never change it."""
         return {kind: move.fields for kind, move in self.moves.items()}
 
     def apply(self, state: dict, actor: str, action: dict, rng: Rng) -> dict:

@@ -122,11 +122,12 @@ class Tables(SeatBook, GroupCommit):
     def cached(self, code: str) -> FoldedTable:
         """The table as this process last knew it (read from the log the first time)."""
         code = normalise_code(code)
-        with self._folded_lock:
-            table = self._folded.get(code)
-            if table is not None:
+        # Asked several times for every action and push: without the lock (each step is one under the GIL).
+        table = self._folded.get(code)
+        if table is not None:
+            with contextlib.suppress(KeyError):  # forgotten meanwhile: this is still its newest fold
                 self._folded.move_to_end(code)
-                return table
+            return table
         record = self.store.table(code)
         if record is None:
             raise NotFound(N_("There is no table with the code %(code)s."), code=code)

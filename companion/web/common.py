@@ -103,8 +103,6 @@ class Renderer:
         self.public_url = app.config.get("PUBLIC_URL")
         self._urls: dict[tuple, str] = {}
         self._template = app.jinja_env.get_template("live.html")
-        # Jinja copies a template's globals (a ChainMap, slow to copy) into every render: they are copied once here.
-        self._globals = dict(self._template.globals)
         # The i18n extension's `_` takes its `gettext` from the context: these are flask-babel's, bound to one language.
         self._gettext = _make_new_gettext(self.translations.ugettext)
         self._ngettext = _make_new_ngettext(self.translations.ungettext)
@@ -143,7 +141,7 @@ class Renderer:
         """The live part from live_context()'s data."""
         names = context["names"]
         frame = {
-            **self._globals,
+            **self._template.globals,
             **context,
             "game": game,
             "say": lambda message: self.say(message, names),
@@ -151,7 +149,7 @@ class Renderer:
             "gettext": self._gettext,
             "ngettext": self._ngettext,
         }
-        # Template.render, without its copy of the globals.
+        # Template.render, without copying the frame and the globals again.
         template = self._template
         try:
             return template.environment.concat(template.root_render_func(template.new_context(frame, shared=True)))

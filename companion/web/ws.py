@@ -267,10 +267,11 @@ def _handle(code: str, token: str | None, page: PageSocket, message: str) -> Non
         actor = token_actor(code, token)
         if actor is None:
             raise Unauthorized(N_("Take a seat first."))
+        service = tables()
         # cached, not live: only the game is needed here; `act` catches up itself if another process appended.
-        action = action_from_json(tables().cached(code).game, body)
+        action = action_from_json(service.cached(code).game, body)
         client_action_id, seen_seq = optional_str(body, "client_action_id"), optional_int(body, "seen_seq")
-        tables().act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq)
+        service.act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq)
     except TableError as error:
         page.send(json.dumps(error_json(error.code, error_message(error))))
 
