@@ -122,7 +122,7 @@ class Tables(SeatBook, GroupCommit):
     def cached(self, code: str) -> FoldedTable:
         """The table as this process last knew it (read from the log the first time)."""
         code = normalise_code(code)
-        # Asked several times for every action and push: without the lock (each step is one under the GIL).
+        # Asked several times for every action and push: without the lock, as each step is atomic under the GIL.
         table = self._folded.get(code)
         if table is not None:
             with contextlib.suppress(KeyError):  # forgotten meanwhile: this is still its newest fold
