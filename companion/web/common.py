@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 from flask import Flask, current_app, request, url_for
 from flask_babel import force_locale, get_locale, get_translations
@@ -67,11 +66,6 @@ def before_seq() -> int | None:
     if not (before.isascii() and before.isdigit()) or len(before) > 12:  # "²" is a digit int() cannot read
         raise TableError(N_("Ask for the lines before a sequence number."))
     return int(before)
-
-
-def seat_names(specs, taken: dict, say: Callable = i18n.say) -> dict[str, str]:
-    """Seat id -> what to call it: the player's name, else the seat's label."""
-    return {spec.id: taken.get(spec.id) or say(spec.label) for spec in specs}
 
 
 def game_template(app: Flask, game_id: str, seat: str | None) -> str:
@@ -210,10 +204,11 @@ class Seating:
         self._names: dict[Renderer, dict[str, str]] = {}
 
     def names(self, render: Renderer) -> dict[str, str]:
-        """The seats' names in the renderer's language."""
+        """Seat id -> what to call it in the renderer's language: the player's name, else the seat's label."""
         found = self._names.get(render)
         if found is None:
-            found = self._names[render] = seat_names(self.specs, self.taken, render.say)
+            found = {spec.id: self.taken.get(spec.id) or render.say(spec.label) for spec in self.specs}
+            self._names[render] = found
         return found
 
     def opens(self, seat: str, hashed_token: str | None) -> bool:
@@ -285,8 +280,8 @@ def finished_play(code: str, seat: str | None) -> dict:
     """The play of a finished table as `seat` may see it; a conflict while the game runs."""
     service = tables()
     snapshot = service.view(code, seat)
-    table = service.cached(code)
-    found = play_of(table, snapshot, seat_names(service.seat_specs(table), service.names(code)), request_renderer())
+    seating, render = Seating(service, code), request_renderer()
+    found = play_of(seating.table, snapshot, seating.names(render), render)
     if found is None:
         raise Conflict(N_("The game is not over yet."))
     return found
@@ -300,8 +295,8 @@ def table_record(code: str) -> dict:
     """
     service = tables()
     snapshot = service.view(code, None, full_history=True)
-    table = service.cached(code)
-    names = seat_names(service.seat_specs(table), service.names(code))
+    seating = Seating(service, code)
+    table, names = seating.table, seating.names(request_renderer())
     logged = {event.seq: event.created for event in service.store.events(table.record.code)}
     return {
         "code": table.record.code,

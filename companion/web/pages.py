@@ -28,6 +28,7 @@ from companion.security import rate_limited
 from companion.store import StoreBusy
 from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized, normalise_code, unavailable
 from companion.web.common import (
+    Seating,
     answer_status,
     before_seq,
     cookie_is_host,
@@ -38,8 +39,8 @@ from companion.web.common import (
     finished_play,
     host_cookie,
     live_html,
+    request_renderer,
     seat_cookie,
-    seat_names,
     table_record,
     tables,
 )
@@ -247,7 +248,7 @@ def history(code):
     table = service.newest(code)
     code = table.record.code
     seat = cookie_seat(code)
-    names = seat_names(service.seat_specs(table), service.names(code))
+    names = Seating(service, code).names(request_renderer())
     return render_template(
         "history.html",
         code=code,

@@ -160,12 +160,14 @@ def render_frames(app: Flask, code: str, pages: list[PageSocket]) -> dict[tuple,
     error when its frame failed: raised in that page's own thread, not in the one that rendered the frames.
     """
     service: Tables = app.extensions["companion"]
+    try:
+        seating = Seating(service, code)
+    except Exception as error:  # noqa: BLE001 - each page's own thread raises it
+        return {page.render_key: error for page in pages}
     frames: dict[tuple, str | None | Exception] = {}
     html = []  # (page, its renderer, the game, the frame's data)
-    seating = None
     for page in pages:
         try:
-            seating = seating or Seating(service, code)
             if page.seat and not seating.opens(page.seat, page.seat_token_hash):
                 frames[page.render_key] = None
             elif page.as_json:

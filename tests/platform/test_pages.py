@@ -247,3 +247,26 @@ def test_made_up_host_headers_cannot_pile_up_in_memory(app, client, service):
         assert page.status_code == 200
         assert f"made-up-{n}.example/t/{code}" in page.get_data(as_text=True)
     assert len(app.extensions["companion.renderers"]) <= RENDERERS_KEPT
+
+
+def test_every_template_the_pages_loaded_has_every_global_of_the_app(app, client):
+    """Templates keep a plain copy of the app's globals (web/app.Templates): one loaded before a global was set would
+    miss it for good."""
+    code = open_table(client)
+    take_seat(client, code, "player-1", "Šárka")
+    for path in (
+        "/",
+        f"/t/{code}",
+        f"/t/{code}/seat",
+        f"/t/{code}/display",
+        f"/t/{code}/host",
+        f"/t/{code}/live",
+        f"/t/{code}/history",
+        f"/t/{code}/record",
+        "/no-such-page",
+    ):
+        assert client.get(path).status_code < 500, path
+    loaded = list(app.jinja_env.cache.values())
+    assert {"live.html", "seat.html", "host.html", "error.html"} <= {template.name for template in loaded}
+    for template in loaded:
+        assert template.globals.items() >= app.jinja_env.globals.items(), template.name
