@@ -4,7 +4,7 @@
 #   PEER_BENCH=/tmp/bench/peer-boardgameio NODE_BENCH=/tmp/bench/ours-node RUNS=5 \
 #     bash bench/compare.sh 1:200 50:20 200:5 >> runs.jsonl
 #   .venv/bin/python -m bench.medians runs.jsonl
-# Each output line is the generator's JSON line with "server": "peer" or "ours".
+# Each output line is the generator's JSON line with "server": "peer" or "ours", after one "server": "box" line.
 # FRAMES_TO_COMPARE="json html" runs ours once per kind of frame after the peer ("server": "ours", "ours-html": the
 # pages' own HTML frames, bench/load.js); default json.
 # PROCESSES_TO_COMPARE="1 2" CONFIG=postgres-redis instead compares this server with 1 and with 2 processes
@@ -14,6 +14,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 PEER_BENCH=${PEER_BENCH:-}
 export NODE_BENCH=${NODE_BENCH:?set NODE_BENCH to the scratch copy of ours-node}
 export WARMUP_ROUNDS=${WARMUP_ROUNDS:-2}
+# First line: the interpreter, the libraries and the processor of this set (bench/box.py).
+(cd "$here/.." && .venv/bin/python -m bench.box)
 tag() { python3 -c 'import json,sys; line=json.loads(sys.stdin.readlines()[-1]); print(json.dumps({"server": sys.argv[1], **line}))' "$1"; }
 for run in $(seq 1 "${RUNS:-5}"); do
   for size in "$@"; do

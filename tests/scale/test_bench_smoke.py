@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jinja2
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,3 +41,22 @@ def test_a_short_benchmark_run_completes(config, request):
     assert result["actions"] == 2 * 6 * 2
     assert result["incomplete_actions"] == result["bad_final_views"] == result["secrecy_leaks"] == 0
     assert not result["timed_out"] and result["errors"] == 0
+
+
+def test_a_set_of_runs_says_what_it_ran_on_and_its_medians_pass_over_that(tmp_path):
+    """bench/compare.sh's first line (bench/box.py) names the interpreter and the libraries; bench.medians makes its
+    rows from the runs alone."""
+    box = subprocess.run([sys.executable, "-m", "bench.box"], cwd=ROOT, capture_output=True, text=True, check=True)
+    line = json.loads(box.stdout)
+    assert line["server"] == "box"
+    assert line["python"] == sys.version.split()[0]
+    assert line["packages"]["jinja2"] == jinja2.__version__
+    run = {"server": "ours", "tables": 2, "actions_per_s": 100.0, "server_cpu_pct": 50.0, "p99_ms": 9.0}
+    run |= {key: 1.0 for key in ("p50_ms", "p90_ms", "max_ms", "server_rss_mb", "machine_idle_pct")}
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text(box.stdout + json.dumps(run) + "\n")
+    medians = subprocess.run(
+        [sys.executable, "-m", "bench.medians", str(runs)], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    rows = medians.stdout.splitlines()[2:]
+    assert len(rows) == 1 and rows[0].startswith("| ours | 2 | 1 |")
