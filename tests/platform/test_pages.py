@@ -277,14 +277,13 @@ def test_every_template_the_pages_loaded_has_every_global_of_the_app(app, client
 def test_the_live_parts_say_each_message_as_the_pages_do(app, locale):
     """A frame's `_` translates a message once per language (web/common.Renderer.gettext): what it says, escaped or
     filled in, is what flask-babel's says in a request's page."""
-    page = app.jinja_env.from_string("{% autoescape true %}{{ _(message, **variables) }}{% endautoescape %}")
-    frame = app.jinja_env.from_string("{% autoescape true %}{{ say(message, **variables) }}{% endautoescape %}")
+    says = app.jinja_env.from_string("{% autoescape true %}{{ _(message, **variables) }}{% endautoescape %}")
     hostile = {"name": '<b>Šárka</b> & "100 %"'}
     cases = [("History", {}), ("You are %(name)s", hostile), ("100 %% sure", {}), ("<not in the catalogue>", {})]
-    render = renderer(app, locale, "http://127.0.0.1:8000/")
+    frame_says = renderer(app, locale, "http://127.0.0.1:8000/").gettext
     for message, variables in cases:
         with app.test_request_context("/"), force_locale(locale):
-            expected = page.render(message=message, variables=variables)
+            in_the_page = says.render(message=message, variables=variables)
         for _again in range(2):  # translated, then remembered
-            assert frame.render(say=render.gettext, message=message, variables=variables) == expected, message
-    assert "&lt;b&gt;" in frame.render(say=render.gettext, message="You are %(name)s", variables=hostile)
+            assert says.render(_=frame_says, message=message, variables=variables) == in_the_page, message
+    assert "&lt;b&gt;" in says.render(_=frame_says, message="You are %(name)s", variables=hostile)
