@@ -6,13 +6,15 @@
 // round and bidders) includes it. FRAMES=json (the default) is ours-node/load.js unchanged.
 // Two more for a real table's pace (issue 20, item 4): MODE=paced, where each table makes one bid at a time, the
 // next a random 0-2 x PACE_S seconds after the last was sent (PACE_S on average), for DURATION_S seconds; and
-// DISPLAY=1, a display page's socket per table beside its seats, which must see every bid too.
+// DISPLAY=1, a display page's socket per table beside its seats, which must see every bid too. DEFLATE=1 offers
+// permessage-deflate as browsers do (off by default, as in ours-node: the generator's own zlib queue, ten at a time,
+// then limits a burst run, not the server).
 // Loopback only; bounded in time.
 //
 // Env: SERVER (http://127.x:port), SERVER_PIDS (comma list, for RSS/CPU), TABLES, SEATS,
 //      ROUNDS, WARMUP_ROUNDS, MODE (burst|serial|paced), CONNECT_CONCURRENCY, TIMEOUT_S,
 //      FRAMES (json|html), LANGS (html: the seats' languages in turn, default en), NODE_BENCH (for the ws module),
-//      PACE_S, DURATION_S (paced), DISPLAY (1: a display page per table)
+//      PACE_S, DURATION_S (paced), DISPLAY (1: a display page per table), DEFLATE (1: offer permessage-deflate)
 const fs = require('fs');
 const path = require('path');
 const { performance, monitorEventLoopDelay } = require('perf_hooks');
@@ -33,6 +35,7 @@ const LANGS = (process.env.LANGS || 'en').split(',');
 const PACE_S = Number(process.env.PACE_S || 5);
 const DURATION_S = Number(process.env.DURATION_S || 60);
 const DISPLAY = process.env.DISPLAY === '1';
+const DEFLATE = process.env.DEFLATE === '1';
 const WATCHERS = SEATS + (DISPLAY ? 1 : 0); // the sockets that must see a bid: the seats', then the display's
 if (!/^http:\/\/(127\.\d+\.\d+\.\d+|localhost):\d+$/.test(SERVER)) { console.error('SERVER must be loopback'); process.exit(2); }
 const log = (...a) => console.error(`[ours ${(performance.now() / 1000).toFixed(1)}s]`, ...a);
@@ -141,7 +144,7 @@ async function main() {
       : FRAMES === 'html'
         ? { query: 'view=seat', headers: { cookie: `seat_${t.code}=${t.tokens[s]}; ${lang}` } }
         : { query: 'format=json', headers: { authorization: `Bearer ${t.tokens[s]}` } };
-    const ws = new WebSocket(`${SERVER.replace('http', 'ws')}/t/${t.code}/ws?${page.query}`, { headers: page.headers, perMessageDeflate: false });
+    const ws = new WebSocket(`${SERVER.replace('http', 'ws')}/t/${t.code}/ws?${page.query}`, { headers: page.headers, perMessageDeflate: DEFLATE });
     t.socks[s] = ws;
     let synced = false;
     ws.on('message', (data) => {

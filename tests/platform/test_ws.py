@@ -1,9 +1,14 @@
 """Live updates over real WebSockets against a real server process."""
 
+import base64
 import http.cookiejar
 import json
+import os
 import re
+import socket as sockets
+import struct
 import urllib.request
+import zlib
 
 import websocket
 
@@ -161,3 +166,72 @@ def test_a_page_that_sends_ping_is_answered_pong_and_nothing_is_applied(server):
     status, view = call(server.url, "GET", f"/api/tables/{table['code']}/view", token=table["player-1"])
     assert view["seq"] == 0
     ws.close()
+
+
+class DeflatingPhone:
+    """A browser's WebSocket as the server sees it: it offers permessage-deflate, and reads the display's frames."""
+
+    def __init__(self, base: str, code: str):
+        host, port = base.removeprefix("http://").split(":")
+        self.raw = sockets.create_connection((host, int(port)), timeout=10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.raw.sendall(
+            (
+                f"GET /t/{code}/ws?since=-1 HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n"
+            ).encode()
+        )
+        self.buffer = b""
+        head = self._read_until(b"\r\n\r\n").decode()
+        assert head.startswith("HTTP/1.1 101"), head
+        self.extensions = re.search(r"(?im)^sec-websocket-extensions:(.*)$", head).group(1).strip()
+
+    def _read_until(self, end: bytes) -> bytes:
+        while end not in self.buffer:
+            self._fill()
+        found, self.buffer = self.buffer.split(end, 1)
+        return found
+
+    def _read(self, size: int) -> bytes:
+        while len(self.buffer) < size:
+            self._fill()
+        found, self.buffer = self.buffer[:size], self.buffer[size:]
+        return found
+
+    def _fill(self) -> None:
+        received = self.raw.recv(65536)
+        assert received, "the server closed the socket"
+        self.buffer += received
+
+    def frame(self) -> tuple[bool, str]:
+        """The next text frame: whether it came compressed, and its text, inflated with a decompressor of its own
+        (one that has not seen the frames before: what a server without context takeover must allow)."""
+        first, second = self._read(2)
+        size = second & 0x7F
+        if size == 126:
+            (size,) = struct.unpack("!H", self._read(2))
+        elif size == 127:
+            (size,) = struct.unpack("!Q", self._read(8))
+        payload = self._read(size)
+        compressed = bool(first & 0x40)
+        if compressed:
+            payload = zlib.decompressobj(-15).decompress(payload + b"\x00\x00\xff\xff")
+        return compressed, payload.decode()
+
+
+def test_a_browser_offering_deflate_gets_each_frame_compressed_on_its_own(server):
+    """Without context takeover the server keeps no zlib state between messages (about 120 KB per open page)."""
+    table = open_table(server.url, seats=("player-1",))
+    phone = DeflatingPhone(server.url, table["code"])
+    assert {part.strip() for part in phone.extensions.split(";")} >= {
+        "permessage-deflate",
+        "server_no_context_takeover",
+        "client_no_context_takeover",
+    }
+    compressed, first = phone.frame()
+    assert compressed and 'id="live"' in first
+    call(server.url, "POST", f"/api/tables/{table['code']}/seats", {"seat": "player-2", "name": "Šárka"})
+    compressed, second = phone.frame()  # nearly the first again: with context takeover it would point back into it
+    assert compressed and "Šárka" in second
+    phone.raw.close()
