@@ -27,6 +27,7 @@ from companion.games.base import HOST, N_
 from companion.security import rate_limited
 from companion.store import StoreBusy
 from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized, normalise_code, unavailable
+from companion.web import ws
 from companion.web.common import (
     Seating,
     answer_status,
@@ -425,9 +426,9 @@ def _answer(code: str, actor: str, error: TableError | None = None, notice: str 
             flash(message)
         page = "pages.seat_page" if seat else "pages.host_page" if host_page else "pages.display"
         return redirect(url_for(page, code=code))
-    body = live_html(code, seat, cookie_is_host(code), host_page=host_page) + render_template(
-        "notice.html", notice=message, kind="error" if error else "info"
-    )
+    # None: the seat was freed as the form came, and its view is no longer this phone's.
+    live = ws.form_answer_frame(code, seat, cookie_is_host(code), host_page) or ""
+    body = live + render_template("notice.html", notice=message, kind="error" if error else "info")
     return make_response(body, answer_status(error) if error else 200)
 
 

@@ -59,8 +59,33 @@ simple_websocket.ws.PerMessageDeflate = functools.partial(
 PING, PONG = "ping", "pong"
 
 
-class PageSocket:
-    """One open page: whose view it shows, in which language and form, and its connection."""
+class PageView:
+    """What a page shows: whose view, in which language and form, at which address. Pages with equal render keys
+    are sent one frame, rendered once."""
+
+    def __init__(
+        self,
+        seat: str | None,
+        seat_token: str | None,
+        is_host: bool,
+        locale: str,
+        base_url: str,
+        as_json: bool,
+        host_page: bool = False,
+    ):
+        self.seat = seat
+        # A freed seat's old phone must stop receiving the seat's view: each push checks the token still holds it.
+        self.seat_token_hash = token_hash(seat_token) if seat and seat_token else None
+        self.is_host = is_host
+        self.locale = locale
+        self.base_url = base_url
+        self.as_json = as_json
+        self.host_page = host_page
+        self.render_key = render_key(seat, self.seat_token_hash, is_host, locale, as_json, host_page, base_url)
+
+
+class PageSocket(PageView):
+    """One open page: what it shows, and its connection."""
 
     def __init__(
         self,
@@ -75,16 +100,8 @@ class PageSocket:
         ping_interval: float,
         host_page: bool = False,
     ):
+        super().__init__(seat, seat_token, is_host, locale, base_url, as_json, host_page)
         self.ws = ws
-        self.seat = seat
-        # A freed seat's old phone must stop receiving the seat's view: each push checks the token still holds it.
-        self.seat_token_hash = token_hash(seat_token) if seat and seat_token else None
-        self.is_host = is_host
-        self.locale = locale
-        self.base_url = base_url
-        self.as_json = as_json
-        self.host_page = host_page
-        self.render_key = render_key(seat, self.seat_token_hash, is_host, locale, as_json, host_page, base_url)
         self._behind = threading.Event()  # the table changed since the last frame this page sent
         self._sending_since: float | None = None
         self.ping_interval = ping_interval
@@ -199,6 +216,14 @@ def render_frames(app: Flask, code: str, pages: list[PageSocket]) -> dict[tuple,
         except Exception as error:  # noqa: BLE001 - the page's own thread raises it
             frames[page.render_key] = error
     return frames
+
+
+def form_answer_frame(code: str, seat: str | None, is_host: bool, host_page: bool) -> str | None:
+    """The live part that answers a form sent from a page: the frame the page's own push gets (the same view, language
+    and address), so that the two are rendered once, by the render worker. None when the seat has been freed."""
+    seat_token = request.cookies.get(seat_cookie(code)) if seat else None
+    view = PageView(seat, seat_token, is_host, str(get_locale()), request.host_url, False, host_page)
+    return current_app.extensions["companion.hub"].frame(code, view)
 
 
 def json_frame(service: Tables, code: str, seat: str | None) -> str:

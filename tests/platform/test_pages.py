@@ -7,6 +7,7 @@ from flask_babel import force_locale
 
 from companion.web.app import create_app
 from companion.web.common import RENDERERS_KEPT, renderer
+from companion.web.ws import PageView
 
 
 def csrf(client, path="/"):
@@ -160,6 +161,27 @@ def test_an_action_form_answers_with_the_fresh_live_part(client, app):
     )
     assert answer.status_code == 200
     assert 'data-seq="1"' in answer.get_data(as_text=True)
+
+
+def test_an_action_forms_answer_is_the_frame_its_page_is_pushed_rendered_once(client, app):
+    """The phone's page gets the fresh live part twice, in the form's answer and pushed over its socket: one frame."""
+    code = open_table(client)
+    phone = app.test_client()
+    take_seat(phone, code, "player-1", "Anna")
+    token = csrf(phone, f"/t/{code}/seat")
+    hub = app.extensions["companion.hub"]
+    render, rendered = hub.render, []
+    hub.render = lambda code, pages: rendered.extend(page.render_key for page in pages) or render(code, pages)
+    answer = phone.post(
+        f"/t/{code}/act",
+        data={"type": "write", "note": "hello", "seen_seq": 0},
+        headers={"HX-Request": "true", "X-CSRF-Token": token},
+    ).get_data(as_text=True)
+    seat_page = PageView("player-1", phone.get_cookie(f"seat_{code}").value, False, "en", "http://localhost/", False)
+    assert rendered == [seat_page.render_key]  # for the answer
+    pushed = hub.frame(code, seat_page)
+    assert 'data-seq="1"' in pushed and answer.startswith(pushed)
+    assert rendered == [seat_page.render_key]  # and not again for the push
 
 
 def test_a_refused_action_shows_a_clear_notice_and_the_current_state(client, app):
