@@ -8,13 +8,15 @@
 // next a random 0-2 x PACE_S seconds after the last was sent (PACE_S on average), for DURATION_S seconds; and
 // DISPLAY=1, a display page's socket per table beside its seats, which must see every bid too. DEFLATE=1 offers
 // permessage-deflate as browsers do (off by default, as in ours-node: the generator's own zlib queue, ten at a time,
-// then limits a burst run, not the server).
+// then limits a burst run, not the server). ACTIONS=form (with FRAMES=html) sends each bid as a phone's page does, a
+// form posted with the page's session and CSRF token, instead of a message on the socket.
 // Loopback only; bounded in time.
 //
 // Env: SERVER (http://127.x:port), SERVER_PIDS (comma list, for RSS/CPU), TABLES, SEATS,
 //      ROUNDS, WARMUP_ROUNDS, MODE (burst|serial|paced), CONNECT_CONCURRENCY, TIMEOUT_S,
 //      FRAMES (json|html), LANGS (html: the seats' languages in turn, default en), NODE_BENCH (for the ws module),
-//      PACE_S, DURATION_S (paced), DISPLAY (1: a display page per table), DEFLATE (1: offer permessage-deflate)
+//      PACE_S, DURATION_S (paced), DISPLAY (1: a display page per table), DEFLATE (1: offer permessage-deflate),
+//      ACTIONS (socket|form: how a seat sends its bid)
 const fs = require('fs');
 const path = require('path');
 const { performance, monitorEventLoopDelay } = require('perf_hooks');
@@ -36,6 +38,8 @@ const PACE_S = Number(process.env.PACE_S || 5);
 const DURATION_S = Number(process.env.DURATION_S || 60);
 const DISPLAY = process.env.DISPLAY === '1';
 const DEFLATE = process.env.DEFLATE === '1';
+const ACTIONS = process.env.ACTIONS || 'socket';
+if (ACTIONS === 'form' && FRAMES !== 'html') { console.error('ACTIONS=form needs FRAMES=html'); process.exit(2); }
 const WATCHERS = SEATS + (DISPLAY ? 1 : 0); // the sockets that must see a bid: the seats', then the display's
 if (!/^http:\/\/(127\.\d+\.\d+\.\d+|localhost):\d+$/.test(SERVER)) { console.error('SERVER must be loopback'); process.exit(2); }
 const log = (...a) => console.error(`[ours ${(performance.now() / 1000).toFixed(1)}s]`, ...a);
@@ -65,7 +69,26 @@ function sendBid(t, s) {
   if (timedOut) return;
   const a = { round: t.round, seat: s, sent: performance.now(), seen: new Uint8Array(WATCHERS), count: 0 };
   t.pending.set(s, a);
-  t.socks[s].send(JSON.stringify({ type: 'bid', amount: 1 + Math.floor(Math.random() * 1000), client_action_id: `b${++seqCounter}` }));
+  const amount = 1 + Math.floor(Math.random() * 1000), id = `b${++seqCounter}`;
+  if (ACTIONS === 'form') { postBid(t, s, amount, id); return; }
+  t.socks[s].send(JSON.stringify({ type: 'bid', amount, client_action_id: id }));
+}
+// ACTIONS=form: the bid as a phone's page sends it, an htmx form posted with the page's session and CSRF token.
+function postBid(t, s, amount, id) {
+  const form = t.forms[s];
+  fetch(`${SERVER}/t/${t.code}/act`, {
+    method: 'POST',
+    headers: { cookie: form.cookie, 'x-csrf-token': form.csrf, 'hx-request': 'true', 'content-type': 'application/x-www-form-urlencoded' },
+    body: `type=bid&amount=${amount}&client_action_id=${id}`,
+  }).then((r) => { if (r.status >= 300) errors++; return r.arrayBuffer(); }).catch(() => { errors++; });
+}
+// A seat's page as a phone loads it: its session cookie and the CSRF token its forms send.
+async function openSeatPage(t, s) {
+  const cookie = `seat_${t.code}=${t.tokens[s]}; lang=${LANGS[s % LANGS.length]}`;
+  const r = await fetch(`${SERVER}/t/${t.code}/seat`, { headers: { cookie } });
+  const page = await r.text();
+  const session = r.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('session='));
+  t.forms[s] = { cookie: `${cookie}; ${session}`, csrf: page.match(/data-csrf="([^"]+)"/)[1] };
 }
 function startRound(t) { if (MODE === 'burst') { for (let s = 0; s < SEATS; s++) sendBid(t, s); } else { t.next = 1; sendBid(t, 0); } }
 // A paced table: the seats bid in turn, one bid in flight, each sent PACE_S seconds after the last on average.
@@ -131,11 +154,12 @@ function onFrame(t, s, frame) {
 async function main() {
   let phase = 'setup';
   const hard = setTimeout(() => { timedOut = true; log(`TIMEOUT in ${phase}`); if (phase === 'measure' && phaseResolve) phaseResolve(); else { console.log(JSON.stringify({ tables: TABLES, error: `timeout during ${phase}` })); process.exit(3); } }, TIMEOUT_S * 1000);
-  for (let i = 0; i < TABLES; i++) tables.push({ idx: i, code: null, tokens: [], socks: [], last: [], round: 0, pending: new Map(), done: false });
+  for (let i = 0; i < TABLES; i++) tables.push({ idx: i, code: null, tokens: [], forms: [], socks: [], last: [], round: 0, pending: new Map(), done: false });
   await pool(tables, CONNECT_CONCURRENCY, async (t) => {
     const made = await api('POST', '/api/tables', { game: 'sealed-bid', options: { players: SEATS } });
     t.code = made.code;
     for (let s = 0; s < SEATS; s++) t.tokens[s] = (await api('POST', `/api/tables/${t.code}/seats`, { seat: `seat-${s}`, name: `t${t.idx}s${s}` })).token;
+    if (ACTIONS === 'form') for (let s = 0; s < SEATS; s++) await openSeatPage(t, s);
   });
   const list = []; for (const t of tables) for (let s = 0; s < WATCHERS; s++) list.push([t, s]);
   await pool(list, CONNECT_CONCURRENCY, ([t, s]) => new Promise((resolve, reject) => {
