@@ -117,8 +117,9 @@ class Hub:
     def deliver(self, code: str, presence: bool = False) -> None:
         """Wake the table's pages here (presence: only the pages that show who is connected)."""
         with self._lock:
-            self._versions[code] += 1
             pages = list(self._pages.get(code, ()))
+            if pages:  # a table nobody watches here has no frames to keep apart
+                self._versions[code] += 1
         for page in pages:
             if not presence or page.seat is None:  # a seat's page, the host's too, does not show who is connected
                 page.wake()
@@ -150,11 +151,12 @@ class Hub:
     def _cached_frame(self, code: str, page: Page) -> tuple[str | None | Exception | Rendering, list[Page]]:
         """The page's frame of the table's version or its rendering, and the pages this page is to render for."""
         with self._lock:
-            version = self._versions[code]
+            version = self._versions.get(code, 0)
             cached_version, frames = self._frames.get(code, (None, None))
             if cached_version != version:
                 frames = {}
-                self._frames[code] = (version, frames)
+                if code in self._pages:  # kept while a page may ask again (a form's answer may come from no page)
+                    self._frames[code] = (version, frames)
             if page.render_key in frames:
                 return frames[page.render_key], []
             # The pages a change woke; a presence change does not wake a seat's page, which would not show it.

@@ -1,13 +1,15 @@
 """The HTML pages: lobby, join, seat, display, CSRF, headers, languages and the host's tools."""
 
 import re
+import threading
+from types import SimpleNamespace
 
 import pytest
 from flask_babel import force_locale
 
 from companion.web.app import create_app
 from companion.web.common import RENDERERS_KEPT, renderer
-from companion.web.ws import PageView
+from companion.web.ws import PageSocket
 
 
 def csrf(client, path="/"):
@@ -170,6 +172,10 @@ def test_an_action_forms_answer_is_the_frame_its_page_is_pushed_rendered_once(cl
     take_seat(phone, code, "player-1", "Anna")
     token = csrf(phone, f"/t/{code}/seat")
     hub = app.extensions["companion.hub"]
+    seat_token = phone.get_cookie(f"seat_{code}").value
+    open_page = PageSocket(SimpleNamespace(event=threading.Event()), "player-1", seat_token, False, "en",
+                           "http://localhost/", False, ping_interval=12)  # fmt: skip
+    hub.watch(code, open_page)
     render, rendered = hub.render, []
     hub.render = lambda code, pages: rendered.extend(page.render_key for page in pages) or render(code, pages)
     answer = phone.post(
@@ -177,11 +183,26 @@ def test_an_action_forms_answer_is_the_frame_its_page_is_pushed_rendered_once(cl
         data={"type": "write", "note": "hello", "seen_seq": 0},
         headers={"HX-Request": "true", "X-CSRF-Token": token},
     ).get_data(as_text=True)
-    seat_page = PageView("player-1", phone.get_cookie(f"seat_{code}").value, False, "en", "http://localhost/", False)
-    assert rendered == [seat_page.render_key]  # for the answer
-    pushed = hub.frame(code, seat_page)
+    assert rendered == [open_page.render_key]  # for the answer
+    pushed = hub.frame(code, open_page)
     assert 'data-seq="1"' in pushed and answer.startswith(pushed)
-    assert rendered == [seat_page.render_key]  # and not again for the push
+    assert rendered == [open_page.render_key]  # and not again for the push
+    hub.unwatch(code, open_page)
+
+
+def test_a_form_at_a_table_nobody_watches_leaves_no_frames_in_the_hub(client, app):
+    """The hub keeps a table's frames only while a page of it is open here: a form's answer alone does not."""
+    code = open_table(client)
+    phone = app.test_client()
+    take_seat(phone, code, "player-1", "Anna")
+    answer = phone.post(
+        f"/t/{code}/act",
+        data={"type": "write", "note": "hello", "seen_seq": 0},
+        headers={"HX-Request": "true", "X-CSRF-Token": csrf(phone, f"/t/{code}/seat")},
+    )
+    assert 'data-seq="1"' in answer.get_data(as_text=True)
+    hub = app.extensions["companion.hub"]
+    assert code not in hub._frames and code not in hub._versions  # noqa: SLF001 - what it holds is the point
 
 
 def test_a_refused_action_shows_a_clear_notice_and_the_current_state(client, app):
