@@ -15,6 +15,7 @@ import json
 import socket
 import threading
 import time
+from dataclasses import InitVar, dataclass, field
 
 import simple_websocket.ws
 from flask import Blueprint, Flask, abort, current_app, request
@@ -59,53 +60,41 @@ simple_websocket.ws.PerMessageDeflate = functools.partial(
 PING, PONG = "ping", "pong"
 
 
+@dataclass(eq=False)  # pages are told apart by identity (the hub keeps them in sets)
 class PageView:
     """What a page shows: whose view, in which language and form, at which address. Pages with equal render keys
     are sent one frame, rendered once."""
 
-    def __init__(
-        self,
-        seat: str | None,
-        seat_token: str | None,
-        is_host: bool,
-        locale: str,
-        base_url: str,
-        as_json: bool,
-        host_page: bool = False,
-    ):
-        self.seat = seat
+    seat: str | None
+    seat_token: InitVar[str | None]
+    is_host: bool
+    locale: str
+    base_url: str
+    as_json: bool
+    host_page: bool = False
+    seat_token_hash: str | None = field(init=False)
+    render_key: tuple = field(init=False)
+
+    def __post_init__(self, seat_token: str | None) -> None:
         # A freed seat's old phone must stop receiving the seat's view: each push checks the token still holds it.
-        self.seat_token_hash = token_hash(seat_token) if seat and seat_token else None
-        self.is_host = is_host
-        self.locale = locale
-        self.base_url = base_url
-        self.as_json = as_json
-        self.host_page = host_page
-        self.render_key = render_key(seat, self.seat_token_hash, is_host, locale, as_json, host_page, base_url)
+        self.seat_token_hash = token_hash(seat_token) if self.seat and seat_token else None
+        self.render_key = render_key(
+            self.seat, self.seat_token_hash, self.is_host, self.locale, self.as_json, self.host_page, self.base_url
+        )
 
 
+@dataclass(eq=False)
 class PageSocket(PageView):
     """One open page: what it shows, and its connection."""
 
-    def __init__(
-        self,
-        ws,
-        seat: str | None,
-        seat_token: str | None,
-        is_host: bool,
-        locale: str,
-        base_url: str,
-        as_json: bool,
-        *,
-        ping_interval: float,
-        host_page: bool = False,
-    ):
-        super().__init__(seat, seat_token, is_host, locale, base_url, as_json, host_page)
-        self.ws = ws
+    ws: object = field(kw_only=True, repr=False)
+    ping_interval: float = field(kw_only=True)
+
+    def __post_init__(self, seat_token: str | None) -> None:
+        super().__post_init__(seat_token)
         self._behind = threading.Event()  # the table changed since the last frame this page sent
         self._sending_since: float | None = None
-        self.ping_interval = ping_interval
-        self._next_ping = time.monotonic() + ping_interval
+        self._next_ping = time.monotonic() + self.ping_interval
 
     def wake(self) -> None:
         self._behind.set()
@@ -238,7 +227,6 @@ def table_socket(ws, code):
     view = request.args.get("view")
     seat = actor if (actor not in (None, HOST) and view not in ("display", "host")) else None
     page = PageSocket(
-        ws,
         seat,
         token,
         actor == HOST or cookie_is_host(code),
@@ -246,6 +234,7 @@ def table_socket(ws, code):
         request.host_url,
         request.args.get("format") == "json",
         host_page=view == "host",
+        ws=ws,
         ping_interval=current_app.config["PING_INTERVAL"],
     )
     hub = current_app.extensions["companion.hub"]

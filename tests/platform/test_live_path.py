@@ -134,5 +134,5 @@ def test_displays_reached_by_different_addresses_each_get_the_join_link_of_their
     code, _host_token = service.create("secret-notes", {"players": 2})
     hub = app.extensions["companion.hub"]
     for base in ("http://127.0.0.1:8000/", "http://localhost:8000/"):
-        page = PageSocket(None, None, None, False, "en", base, as_json=False, ping_interval=12)
+        page = PageSocket(None, None, False, "en", base, as_json=False, ws=None, ping_interval=12)
         assert f'class="url">{base}t/{code}<' in hub.frame(code, page)

@@ -173,8 +173,10 @@ def test_an_action_forms_answer_is_the_frame_its_page_is_pushed_rendered_once(cl
     token = csrf(phone, f"/t/{code}/seat")
     hub = app.extensions["companion.hub"]
     seat_token = phone.get_cookie(f"seat_{code}").value
-    open_page = PageSocket(SimpleNamespace(event=threading.Event()), "player-1", seat_token, False, "en",
-                           "http://localhost/", False, ping_interval=12)  # fmt: skip
+    phone_socket = SimpleNamespace(event=threading.Event())
+    open_page = PageSocket(
+        "player-1", seat_token, False, "en", "http://localhost/", False, ws=phone_socket, ping_interval=12
+    )
     hub.watch(code, open_page)
     render, rendered = hub.render, []
     hub.render = lambda code, pages: rendered.extend(page.render_key for page in pages) or render(code, pages)
