@@ -211,9 +211,10 @@ class PlayedTable:
             Device(app, self.code, seat=token) for who, token in self.tokens.items() if who != "host"
         ]
 
-    def step(self) -> None:
+    def step(self) -> tuple[Device, object] | None:
         """One tap on a random form of a random screen that offers one (refusals by the rules are part of play);
-        mostly on a phone whose turn it is, so that the game moves on rather than changing its mind."""
+        mostly on a phone whose turn it is, so that the game moves on rather than changing its mind. The screen
+        tapped and the answer; None when no screen offered a form."""
         screens = self.random.sample(self.screens, len(self.screens))
         for screen in screens:
             screen.refresh()
@@ -224,7 +225,7 @@ class PlayedTable:
             if forms:
                 break
         else:
-            return
+            return None
         form = self.random.choice(forms)
         data = {**form["hidden"]}
         data |= {name: value or str(self.random.randint(1, 6)) for name, value in form["fields"].items()}
@@ -235,6 +236,7 @@ class PlayedTable:
                 data[pressed["name"]] = pressed["value"]
         answer = screen.post(data)
         assert answer.status_code < 500, answer.get_data(as_text=True)[-600:]
+        return screen, answer
 
     def display(self) -> str:
         """The table display as the host's TV shows it."""

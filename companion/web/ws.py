@@ -160,13 +160,14 @@ def render_key(
     """What a page's frame depends on: pages with equal keys are sent one frame, rendered once.
 
     A seat's frame is its view in its language (the token: a freed seat's old phone gets none), with a link to the
-    host page on the host's phone. Only the display and the host page show the join link, absolute on the address
-    the page came by; a JSON frame is neither translated nor holds a URL.
+    host page on the host's phone. Every HTML frame may hold a URL absolute on the address the page came by: the
+    display's and the host page's join link, and once the game is over everyone's link to BG Stats (with the table's
+    address in it). A JSON frame is neither translated nor holds a URL.
     """
     if as_json:
         return (seat, token_hash, True)
     if seat is not None:
-        return (seat, token_hash, is_host, locale)
+        return (seat, token_hash, is_host, locale, base_url)
     return (None, is_host, locale, host_page, base_url)
 
 

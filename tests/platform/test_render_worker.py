@@ -15,7 +15,7 @@ from companion.live import Hub
 from companion.tables import token_hash
 from companion.web import render_worker as render_workers
 from companion.web.common import live_context, renderer
-from companion.web.ws import render_frames, render_key
+from companion.web.ws import PageView, render_frames, render_key
 from tests.http import call, open_table, socket
 from tests.pages import PlayedTable
 
@@ -182,15 +182,25 @@ MOST_SEATS = {
 }
 LONG_NAMES = tuple(f"Šárka Přemyslovna z Lipové {number}" for number in range(1, 7))
 STEPS = 40
+# The address a test client's pages come by: a tap's answer is rendered for it.
+ANSWERS_URL = "http://localhost/"
 
 
 @pytest.mark.parametrize("game", MOST_SEATS)
 def test_through_a_random_game_each_page_gets_the_frame_it_would_get_alone(app, worker, game):
     """Whichever page renders a change's frames for the others, each gets exactly its own: every seat in HTML (en,
     cs, nl in turn, one of them the host's phone) and in JSON, the display, the host page and a phone whose seat was
-    given to another, asked in a random order after every random tap."""
+    given to another, asked in a random order after every random tap. And the answer to each tap (the tapping
+    phone's or host page's, in its own language) is the frame of the page it was tapped on, and no other's."""
     table = PlayedTable(app, app.test_client(), game, seed=7, options=MOST_SEATS[game], names=LONG_NAMES)
-    seats = [(seat, token_hash(token)) for seat, token in table.tokens.items() if seat != "host"]
+    phones = [(seat, token) for seat, token in table.tokens.items() if seat != "host"]
+    seats = [(seat, token_hash(token)) for seat, token in phones]
+    # The page each screen taps on, as the hub sees it: the host page first, then the phones in the seats' order.
+    tapped_on = {id(table.screens[0]): PageView(None, None, True, "nl", ANSWERS_URL, False, host_page=True)}
+    table.screens[0].refresh("nl")
+    for number, (screen, (seat, token)) in enumerate(zip(table.screens[1:], phones, strict=True)):
+        screen.refresh(LANGUAGES[number % 3])
+        tapped_on[id(screen)] = PageView(seat, token, False, LANGUAGES[number % 3], ANSWERS_URL, False)
     pages = [OpenPage(), OpenPage(is_host=True, host_page=True, locale="cs"), OpenPage(seats[0][0], "0" * 64)]
     for number, (seat, hashed) in enumerate(seats):
         pages += [
@@ -201,12 +211,18 @@ def test_through_a_random_game_each_page_gets_the_frame_it_would_get_alone(app, 
     for page in pages:
         hub.watch(table.code, page)
     order = random.Random(game)
+    answers = 0
     for _step in range(STEPS):
-        table.step()
+        tapped = table.step()
+        if tapped is not None and (answer := tapped[1].get_data(as_text=True)).lstrip().startswith('<div id="live"'):
+            page = tapped_on[id(tapped[0])]
+            assert answer.startswith(render_frames(app, table.code, [page])[page.render_key]), page
+            answers += 1
         for page in order.sample(pages, len(pages)):
             alone = render_frames(app, table.code, [page])[page.render_key]
             assert hub.frame(table.code, page) == alone, page
     assert any('data-seq="0"' not in hub.frame(table.code, page) for page in pages[:2]), "the game moved on"
+    assert answers > STEPS // 2, "most taps were answered with their page's live part"
 
 
 def test_a_stuck_worker_holds_up_one_round_of_frames_once_and_is_replaced(app, service, worker, monkeypatch):
