@@ -5,8 +5,9 @@
 #     bash bench/compare.sh 1:200 50:20 200:5 >> runs.jsonl
 #   .venv/bin/python -m bench.medians runs.jsonl
 # Each output line is the generator's JSON line with "server": "peer" or "ours", after one "server": "box" line.
-# FRAMES_TO_COMPARE="json html" runs ours once per kind of frame after the peer ("server": "ours", "ours-html": the
-# pages' own HTML frames, bench/load.js); default json.
+# FRAMES_TO_COMPARE="json html html:page" runs ours once per kind of frame after the peer ("server": "ours",
+# "ours-html": the pages' own HTML frames, bench/load.js), a kind:ACTIONS with those actions ("ours-html-page": bids
+# sent as a phone's page sends them); default json.
 # PROCESSES_TO_COMPARE="1 2" CONFIG=postgres-redis instead compares this server with 1 and with 2 processes
 # ("server": "ours-1", "ours-2"), no peer; an entry N-nginx runs N processes behind nginx (PROXY=nginx, bench/node.sh).
 set -uo pipefail
@@ -28,8 +29,10 @@ for run in $(seq 1 "${RUNS:-5}"); do
       done
     else
       (cd "$PEER_BENCH" && bash run.sh 2>/dev/null) | tag peer
-      for frames in ${FRAMES_TO_COMPARE:-json}; do
-        FRAMES=$frames bash "$here/node.sh" 2>/dev/null | tag "ours$([ "$frames" = json ] || echo "-$frames")"
+      for kind in ${FRAMES_TO_COMPARE:-json}; do
+        frames=${kind%%:*} actions=$([ "$kind" = "${kind%%:*}" ] && echo socket || echo "${kind#*:}")
+        FRAMES=$frames ACTIONS=$actions bash "$here/node.sh" 2>/dev/null |
+          tag "ours$([ "$frames" = json ] || echo "-$frames")$([ "$actions" = socket ] || echo "-$actions")"
       done
     fi
   done

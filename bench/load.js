@@ -8,15 +8,17 @@
 // next a random 0-2 x PACE_S seconds after the last was sent (PACE_S on average), for DURATION_S seconds; and
 // DISPLAY=1, a display page's socket per table beside its seats, which must see every bid too. DEFLATE=1 offers
 // permessage-deflate as browsers do (off by default, as in ours-node: the generator's own zlib queue, ten at a time,
-// then limits a burst run, not the server). ACTIONS=form (with FRAMES=html) sends each bid as a phone's page does, a
-// form posted with the page's session and CSRF token, instead of a message on the socket.
+// then limits a burst run, not the server). How a seat sends its bid, with FRAMES=html: ACTIONS=page as a phone's page
+// does while its socket is open, its form's fields in a message on the socket, answered there; ACTIONS=form as the
+// page does without a socket, a form posted with the page's session and CSRF token. ACTIONS=socket (the default) is
+// the JSON action of ours-node.
 // Loopback only; bounded in time.
 //
 // Env: SERVER (http://127.x:port), SERVER_PIDS (comma list, for RSS/CPU), TABLES, SEATS,
 //      ROUNDS, WARMUP_ROUNDS, MODE (burst|serial|paced), CONNECT_CONCURRENCY, TIMEOUT_S,
 //      FRAMES (json|html), LANGS (html: the seats' languages in turn, default en), NODE_BENCH (for the ws module),
 //      PACE_S, DURATION_S (paced), DISPLAY (1: a display page per table), DEFLATE (1: offer permessage-deflate),
-//      ACTIONS (socket|form: how a seat sends its bid)
+//      ACTIONS (socket|page|form: how a seat sends its bid)
 const fs = require('fs');
 const path = require('path');
 const { performance, monitorEventLoopDelay } = require('perf_hooks');
@@ -39,7 +41,7 @@ const DURATION_S = Number(process.env.DURATION_S || 60);
 const DISPLAY = process.env.DISPLAY === '1';
 const DEFLATE = process.env.DEFLATE === '1';
 const ACTIONS = process.env.ACTIONS || 'socket';
-if (ACTIONS === 'form' && FRAMES !== 'html') { console.error('ACTIONS=form needs FRAMES=html'); process.exit(2); }
+if (ACTIONS !== 'socket' && FRAMES !== 'html') { console.error(`ACTIONS=${ACTIONS} needs FRAMES=html`); process.exit(2); }
 const WATCHERS = SEATS + (DISPLAY ? 1 : 0); // the sockets that must see a bid: the seats', then the display's
 if (!/^http:\/\/(127\.\d+\.\d+\.\d+|localhost):\d+$/.test(SERVER)) { console.error('SERVER must be loopback'); process.exit(2); }
 const log = (...a) => console.error(`[ours ${(performance.now() / 1000).toFixed(1)}s]`, ...a);
@@ -71,7 +73,9 @@ function sendBid(t, s) {
   t.pending.set(s, a);
   const amount = 1 + Math.floor(Math.random() * 1000), id = `b${++seqCounter}`;
   if (ACTIONS === 'form') { postBid(t, s, amount, id); return; }
-  t.socks[s].send(JSON.stringify({ type: 'bid', amount, client_action_id: id }));
+  const action = ACTIONS === 'page' ? { form: { type: ['bid'], amount: [String(amount)], client_action_id: [id] } }
+    : { type: 'bid', amount, client_action_id: id };
+  t.socks[s].send(JSON.stringify(action));
 }
 // ACTIONS=form: the bid as a phone's page sends it, an htmx form posted with the page's session and CSRF token.
 function postBid(t, s, amount, id) {
@@ -122,7 +126,7 @@ function runPhase(n, rec) {
 }
 // An HTML frame's view, read back from the generic seat template (<dt>round</dt><dd>3</dd>, bidders as a list).
 function htmlFrame(text) {
-  if (text.charAt(0) === '{') return JSON.parse(text); // a refusal of a socket action
+  if (text.charAt(0) === '{') return JSON.parse(text); // a refusal of a socket action, or the answer to a page's form
   const round = text.match(/<dt>round<\/dt><dd>(\d+)<\/dd>/);
   const bidders = text.match(/<dt>bidders<\/dt><dd>\[([^\]]*)\]<\/dd>/);
   const seq = text.match(/data-seq="(\d+)"/);
@@ -132,7 +136,7 @@ function htmlFrame(text) {
   return { seq: Number(seq[1]), view };
 }
 function onFrame(t, s, frame) {
-  if (frame.error) { errors++; return; }
+  if (frame.error || (frame.status && frame.status !== 200)) { errors++; return; }
   const v = frame.view; if (!v) return;
   t.last[s] = v;
   if (v.bids) leaks++;

@@ -9,7 +9,7 @@
 #   MODE=paced DISPLAY=1   a real table's pace: one bid per table every PACE_S s on average for DURATION_S s, and a
 #                          display page per table beside the seats (bench/load.js)
 #   DEFLATE=1              every socket offers permessage-deflate, as browsers do (bench/load.js)
-#   ACTIONS=form           with FRAMES=html: each bid a form posted as a phone's page does (bench/load.js)
+#   ACTIONS=page or form   with FRAMES=html: each bid as a phone's page sends it, over its socket or posted (bench/load.js)
 # NODE_BENCH is the scratch copy of shared/bench/ours-node (beside its peer-boardgameio with node_modules).
 #   NODE_BENCH=/tmp/bench/ours-node CONFIG=postgres-redis TABLES=50 ROUNDS=20 WARMUP_ROUNDS=2 bash bench/node.sh
 set -euo pipefail
@@ -65,7 +65,7 @@ children() { for parent in "$@"; do cat "/proc/$parent/task/$parent/children" 2>
 servers=$(children $masters)
 # shellcheck disable=SC2086
 pids=$(echo $servers $(children $servers) | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
-# FRAMES=html, MODE=paced, DISPLAY=1, DEFLATE=1, ACTIONS=form: bench/load.js, a copy of ours-node/load.js with those client modes
+# FRAMES=html, MODE=paced, DISPLAY=1, DEFLATE=1, ACTIONS=page|form: bench/load.js, a copy of ours-node/load.js with those client modes
 load="$NODE_BENCH/load.js"
 [ "${FRAMES:-json}" = json ] && [ "${MODE:-burst}" != paced ] && [ "${DISPLAY:-}" != 1 ] && [ "${DEFLATE:-}" != 1 ] && [ "${ACTIONS:-socket}" = socket ] ||
   load="$project/bench/load.js"

@@ -78,7 +78,7 @@
     return sectionKeys().filter(function (section) {
       var details = section.details;
       return details.open && (sameState || !details.classList.contains("confirm")) &&
-        (details.hasAttribute("data-fold") || !details.querySelector("form.htmx-request"));
+        (details.hasAttribute("data-fold") || !details.querySelector("form.htmx-request, form[data-sending]"));
     }).map(function (section) { return section.key; });
   }
 
@@ -102,7 +102,6 @@
   // A pushed frame replaces #live by hand: htmx.swap first fires two cleanup events for every one of the
   // fragment's hundreds of elements, the longest task of a page's load when a frame came right after it.
   function applyFrame(html) {
-    if (html.charAt(0) === "{") { return; } // a JSON refusal of a socket action
     var parsed = document.createElement("template");
     parsed.innerHTML = html;
     var fresh = parsed.content.getElementById("live");
@@ -189,6 +188,10 @@
     unanswered[key] = unanswered[key] || randomId();
     form.dataset.actionKey = key;
     event.detail.parameters.client_action_id = unanswered[key];
+    if (sendOverSocket && form.dataset.action && !event.detail.formData.has("as")) {
+      sendOverSocket(form, key, event.detail.formData);
+      event.preventDefault(); // no POST
+    }
   });
   // Forms inside pushed fragments carry no token of their own (they are rendered for the seat, not the device).
   document.addEventListener("submit", function (event) {
@@ -210,23 +213,25 @@
     var key = form.dataset.actionKey;
     var xhr = event.detail.xhr;
     xhr.addEventListener("loadend", function () {
-      var status = xhr.status;
-      if (status >= 200 && status < 500) {
-        delete unanswered[key];
-        delete resends[key];
-        return;
-      }
-      resends[key] = (resends[key] || 0) + 1;
-      var wait = parseInt(xhr.getResponseHeader("Retry-After") || "", 10) ||
-        Math.min(Math.pow(2, resends[key] - 1), 10);
-      setTimeout(function () { resend(key); }, wait * 1000);
+      settle(key, xhr.status, parseInt(xhr.getResponseHeader("Retry-After") || "", 10));
     });
   });
 
-  // An action without an answer is sent again by itself, with its id, until the server answers it: after the
-  // server's Retry-After or a growing pause (up to 10 s), while the page still offers it (a fresh view that no
-  // longer does shows whether it went through).
+  // An action without an answer (none, or a 5xx) is sent again by itself, with its id, until the server answers
+  // it: after the server's Retry-After or a growing pause (up to 10 s), while the page still offers it (a fresh
+  // view that no longer does shows whether it went through).
   var resends = {};
+
+  function settle(key, status, retryAfter) {
+    if (status >= 200 && status < 500) {
+      delete unanswered[key];
+      delete resends[key];
+      return;
+    }
+    resends[key] = (resends[key] || 0) + 1;
+    var wait = retryAfter || Math.min(Math.pow(2, resends[key] - 1), 10);
+    setTimeout(function () { resend(key); }, wait * 1000);
+  }
 
   function resend(key) {
     if (!(key in unanswered)) { return; }
@@ -234,6 +239,47 @@
       return actionKey(candidate, new FormData(candidate)) === key;
     });
     if (form) { htmx.trigger(form, "submit"); } else { delete resends[key]; } // the id stays for a tap on it
+  }
+
+  // A seat's own actions go over the page's socket while it is open, a little less work for the server than a POST
+  // each (bench/RESULTS.md); the host's (sent "as" the host) and any sent without a socket are posted. The server
+  // answers such a form as it would a POST, with its status and notice; the view comes as the next frame.
+  var sendOverSocket = null; // while the page's socket is open
+  var sentOverSocket = {}; // action id -> action key, until answered or the socket is gone
+
+  function socketSender(socket) {
+    return function (form, key, formData) {
+      var fields = {};
+      formData.forEach(function (value, name) {
+        if (name !== "csrf_token") { (fields[name] = fields[name] || []).push(value); }
+      });
+      sentOverSocket[unanswered[key]] = key;
+      form.dataset.sending = "true"; // as htmx marks a form it posts: see openSections
+      socket.send(JSON.stringify({ form: fields }));
+    };
+  }
+
+  function answered(answer) {
+    var key = sentOverSocket[answer.answer];
+    if (key === undefined) { return; }
+    delete sentOverSocket[answer.answer];
+    var notice = document.createElement("template");
+    notice.innerHTML = answer.notice;
+    document.getElementById("notice").replaceWith(notice.content.firstElementChild);
+    if (answer.status !== 200) { // no fresh view comes to replace the form
+      document.querySelectorAll("form[data-sending]").forEach(function (form) {
+        if (form.dataset.actionKey === key) { delete form.dataset.sending; }
+      });
+    }
+    settle(key, answer.status);
+  }
+
+  // The socket went with actions unanswered: each may have been stored or not, and is sent again, like a POST
+  // whose connection dropped.
+  function lostOverSocket() {
+    var lost = sentOverSocket;
+    sentOverSocket = {};
+    Object.keys(lost).forEach(function (id) { settle(lost[id], 0); });
   }
 
   // A page cannot see the server's WebSocket pings; it asks itself, and an unanswered ping means the socket
@@ -282,6 +328,8 @@
         if (gone) { return; }
         gone = true;
         dropSocket = null;
+        sendOverSocket = null;
+        lostOverSocket();
         clearInterval(heartbeat);
         socket.onclose = socket.onmessage = null;
         socket.close();
@@ -296,6 +344,7 @@
         failures = 0;
         if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
         showReachable(root, true);
+        sendOverSocket = socketSender(socket);
         heartbeat = setInterval(function () {
           if (unanswered) { drop(); return; }
           unanswered = true;
@@ -304,7 +353,11 @@
       };
       socket.onmessage = function (event) {
         unanswered = false;
-        if (event.data !== "pong") { applyFrame(event.data); }
+        if (event.data.charAt(0) === "{") {
+          answered(JSON.parse(event.data));
+        } else if (event.data !== "pong") {
+          applyFrame(event.data);
+        }
       };
       socket.onclose = drop;
     }

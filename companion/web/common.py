@@ -11,8 +11,18 @@ from jinja2.ext import _make_new_ngettext
 from markupsafe import Markup
 
 from companion import i18n, play
+from companion.forms import action_from_form, optional_str
 from companion.games.base import HOST, N_, Game
-from companion.tables import Conflict, FoldedTable, TableError, Tables, opens_seat, taken_names
+from companion.tables import (
+    Conflict,
+    FoldedTable,
+    Forbidden,
+    TableError,
+    Tables,
+    Unauthorized,
+    opens_seat,
+    taken_names,
+)
 
 
 def tables() -> Tables:
@@ -50,6 +60,30 @@ def cookie_seat(code: str) -> str | None:
 
 def cookie_is_host(code: str) -> bool:
     return token_actor(code, request.cookies.get(host_cookie(code))) == HOST
+
+
+def form_sender(form, seat: str | None, is_host: bool) -> str:
+    """Who sends a page's form, posted or over its socket: the host when the form says so (the host page's), else
+    the page's seat."""
+    if form.get("as") == HOST:
+        if is_host:
+            return HOST
+        raise Forbidden(N_("Only the host can do that."))
+    if seat is None:
+        raise Unauthorized(N_("Take a seat first."))
+    return seat
+
+
+def act_by_form(code: str, actor: str, form) -> None:
+    """A page's form, posted or sent over its socket, applied for its sender."""
+    service = tables()
+    service.act(
+        code,
+        actor,
+        action_from_form(service.cached(code).game, form),
+        client_action_id=optional_str(form, "client_action_id"),
+        seen_seq=form.get("seen_seq", type=int),
+    )
 
 
 def external_url(endpoint: str, **values) -> str:

@@ -22,7 +22,7 @@ from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import BadHost, HTTPException
 
 from companion import i18n
-from companion.forms import action_from_form, optional_str, parse_options
+from companion.forms import optional_str, parse_options
 from companion.games.base import HOST, N_
 from companion.security import rate_limited
 from companion.store import StoreBusy
@@ -30,6 +30,7 @@ from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthori
 from companion.web import ws
 from companion.web.common import (
     Seating,
+    act_by_form,
     answer_status,
     before_seq,
     cookie_is_host,
@@ -38,6 +39,7 @@ from companion.web.common import (
     error_message,
     external_url,
     finished_play,
+    form_sender,
     host_cookie,
     live_html,
     request_renderer,
@@ -262,16 +264,9 @@ def history(code):
 @bp.post("/t/<code>/act")
 def act(code):
     code = tables().newest(code).record.code
-    actor = _actor(code)
-    game = tables().newest(code).game
+    actor = form_sender(request.form, cookie_seat(code), cookie_is_host(code))
     try:
-        tables().act(
-            code,
-            actor,
-            action_from_form(game, request.form),
-            client_action_id=optional_str(request.form, "client_action_id"),
-            seen_seq=request.form.get("seen_seq", type=int),
-        )
+        act_by_form(code, actor, request.form)
     except TableError as error:
         return _answer(code, actor, error, host_page=actor == HOST)
     return _answer(code, actor, host_page=actor == HOST)
@@ -436,18 +431,6 @@ def _viewer(code: str) -> tuple[str | None, bool]:
     """Whose view a page shows: the seat page's seat, or the display (None)."""
     seat = cookie_seat(code) if request.args.get("view") == "seat" else None
     return seat, cookie_is_host(code)
-
-
-def _actor(code: str) -> str:
-    """Who sends a form: the host from the host page, else this phone's seat."""
-    if request.form.get("as") == HOST:
-        if cookie_is_host(code):
-            return HOST
-        raise Forbidden(N_("Only the host can do that."))
-    seat = cookie_seat(code)
-    if seat is None:
-        raise Unauthorized(N_("Take a seat first."))
-    return seat
 
 
 def _set_cookie(response, name: str, value: str) -> None:

@@ -18,23 +18,26 @@ import time
 from dataclasses import InitVar, dataclass, field
 
 import simple_websocket.ws
-from flask import Blueprint, Flask, abort, current_app, request
+from flask import Blueprint, Flask, abort, current_app, render_template, request
 from flask_babel import get_locale
 from flask_sock import ConnectionClosed, Sock
 from wsproto.events import Ping
 from wsproto.extensions import PerMessageDeflate
 from wsproto.frame_protocol import CloseReason
 
-from companion.boundary import parse_json_text
+from companion.boundary import form_from_json, parse_json_text
 from companion.forms import action_from_json, optional_int, optional_str
 from companion.games.base import HOST, N_
 from companion.tables import TableError, Tables, Unauthorized, token_hash
 from companion.web.common import (
     Seating,
+    act_by_form,
+    answer_status,
     bearer_token,
     cookie_is_host,
     error_json,
     error_message,
+    form_sender,
     host_cookie,
     live_context,
     renderer,
@@ -288,9 +291,17 @@ def _finish_closing(ws) -> None:
 
 
 def _handle(code: str, token: str | None, page: PageSocket, message: str) -> None:
-    """An action sent over the socket: applied like a POST; a refusal goes to this page only."""
+    """An action sent over the socket, applied like a POST.
+
+    A page sends its form as a POST would send it ({"form": {"type": ["bid"], …}}) and is answered as a POST is:
+    the status and the notice, under the form's action id (static/app.js sends an action again until it is
+    answered). A program sends a JSON action and hears only of a refusal; the frames pushed tell it the rest.
+    """
     try:
         body = parse_json_text(message if isinstance(message, str) else "")
+        if "form" in body:
+            _answer_form(code, token, page, form_from_json(body["form"]))
+            return
         # Who acts is asked again for every action: the host may have freed the seat since the socket opened.
         actor = token_actor(code, token)
         if actor is None:
@@ -302,6 +313,17 @@ def _handle(code: str, token: str | None, page: PageSocket, message: str) -> Non
         service.act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq)
     except TableError as error:
         page.send(json.dumps(error_json(error.code, error_message(error))))
+
+
+def _answer_form(code: str, token: str | None, page: PageSocket, form) -> None:
+    actor = token_actor(code, token)
+    try:
+        act_by_form(code, form_sender(form, None if actor == HOST else actor, actor == HOST), form)
+        status, notice = 200, None
+    except TableError as error:
+        status, notice = answer_status(error), error_message(error)
+    answer = render_template("notice.html", notice=notice, kind="info" if status == 200 else "error")
+    page.send(json.dumps({"answer": form.get("client_action_id"), "status": status, "notice": answer}))
 
 
 def _socket_actor(code: str) -> tuple[str | None, str | None]:

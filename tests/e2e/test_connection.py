@@ -1,4 +1,9 @@
-"""The connection badge: a page that lost its server says so, holds its buttons, and catches up when back."""
+"""The connection badge: a page that lost its server says so, holds its buttons, and catches up when back; an
+action whose answer was lost, over the socket or posted, is sent again by itself and applied once."""
+
+import json
+import time
+from urllib.parse import parse_qs
 
 import pytest
 from playwright.sync_api import expect
@@ -17,6 +22,37 @@ def seated_table(server, phones):
 def write(page, note):
     page.locator("form[data-action=write] input[name=note]").fill(note)
     page.locator("form[data-action=write] button").click()
+
+
+def posting_only(page):
+    """The page's socket never opens (a proxy that passes no WebSocket): it polls, and posts its forms."""
+    page.route_web_socket("**/ws?*", lambda page_socket: page_socket.close())
+    page.reload()
+    expect(page.locator("[data-connection]")).to_be_hidden(timeout=15_000)
+
+
+def relayed(page, to_server, to_page):
+    """The page's socket through a relay: each message goes to the handler for its direction, with both ends."""
+
+    def relay(page_socket):
+        server_socket = page_socket.connect_to_server()
+        page_socket.on_message(lambda message: to_server(message, page_socket, server_socket))
+        server_socket.on_message(lambda message: to_page(message, page_socket, server_socket))
+
+    page.route_web_socket("**/ws?*", relay)
+    page.reload()
+    expect(page.locator("[data-connection]")).to_be_hidden()
+
+
+def passed_on(message, page_socket, server_socket):
+    server_socket.send(message)
+
+
+def wait_until(page, condition, seconds=15):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        page.wait_for_timeout(100)
 
 
 def test_a_phone_that_goes_offline_says_reconnecting_holds_its_buttons_and_catches_up(server, phones):
@@ -81,13 +117,66 @@ def test_a_socket_that_stops_answering_without_closing_is_given_up_and_opened_an
     expect(anna.locator("#live")).to_have_attribute("data-seq", "1")
 
 
-@pytest.mark.parametrize("lost", ["dropped connection", "proxy's 502"])
-def test_a_tap_sent_again_after_its_answer_was_lost_is_applied_once(server, phones, lost):
-    """The server stored the note but the answer never arrived: the same tap again carries the same action id."""
+def test_a_seats_tap_goes_over_its_socket_and_one_whose_answer_was_lost_is_sent_again_and_applied_once(server, phones):
+    """The server stored the note, but the socket dropped as its answer came: the page sends it again, same id."""
     display, anna, bea = seated_table(server, phones)
-    answers_lost = []
+    sent, answers = [], []  # (the way, the action id) of every send of a form; the answers over the socket
+
+    def post(request):
+        if request.method == "POST":
+            sent.append(("post", parse_qs(request.post_data)["client_action_id"][0]))
+
+    def send(message, page_socket, server_socket):
+        if message.startswith("{"):
+            sent.append(("socket", json.loads(message)["form"]["client_action_id"][0]))
+        server_socket.send(message)
+
+    def lose_the_first_answer(message, page_socket, server_socket):
+        if message.startswith("{"):
+            answers.append(json.loads(message)["status"])
+            if len(answers) == 1:
+                page_socket.close()  # the Wi-Fi drops just as the answer comes
+                return
+        page_socket.send(message)
+
+    anna.on("request", post)
+    relayed(anna, send, lose_the_first_answer)
+    write(anna, "only once")
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)  # caught up on a new socket
+    wait_until(anna, lambda: len(sent) == 2)  # sent again by itself, over the new socket or posted if none yet
+    assert sent[0][0] == "socket" and sent[0][1] == sent[1][1]  # the same action id: a repeat, not a second note
+    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.")
+    assert anna.locator("#history li", has_text="Anna wrote a note.").count() == 1
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1")
+    write(anna, "on second thought")  # a new action, over the new socket
+    expect(display.locator("#live")).to_have_attribute("data-seq", "2")
+    assert sent[2][0] == "socket" and sent[2][1] != sent[0][1]
+
+
+def test_a_refusal_over_the_socket_shows_its_notice_until_the_table_moves_on(server, phones):
+    display, anna, bea = seated_table(server, phones)
+    write(bea, "first")
+    write(anna, "second")
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "2")
+    write(anna, "one more")
+    expect(anna.locator("#notice .notice-error")).to_have_text("All notes are in; start the next round.")
+    bea.locator("form[data-action=next_round] button").click()
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "3")
+    expect(anna.locator("#notice")).to_be_empty()
+    write(anna, "next round")
+    expect(display.locator("#live")).to_have_attribute("data-seq", "4")
+
+
+@pytest.mark.parametrize("lost", ["dropped connection", "proxy's 502"])
+def test_a_posted_tap_whose_answer_was_lost_is_sent_again_and_applied_once(server, phones, lost):
+    """The server stored the note but the answer never arrived: the page posts it again by itself, same id."""
+    display, anna, bea = seated_table(server, phones)
+    posting_only(anna)
+    sent, answers_lost = [], []
 
     def lose_the_first_answer(route):
+        sent.append(parse_qs(route.request.post_data)["client_action_id"][0])
         if answers_lost:
             route.continue_()
             return
@@ -101,20 +190,36 @@ def test_a_tap_sent_again_after_its_answer_was_lost_is_applied_once(server, phon
     anna.route("**/t/*/act", lose_the_first_answer)
     write(anna, "only once")
     expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
-    # The push came; the answer did not.
-    expect(anna.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
-    expect(anna.locator("form[data-action=write] button")).to_be_enabled(timeout=15_000)
-    with anna.expect_response("**/t/*/act") as answer:
-        write(anna, "only once")  # the player, unsure, taps again
-    assert answers_lost == [200] and answer.value.status == 200
+    wait_until(anna, lambda: len(sent) == 2)
+    assert answers_lost == [200] and sent[0] == sent[1]  # the same action id: a repeat, not a second note
     expect(anna.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
     expect(anna.locator("#history")).to_contain_text("Anna wrote a note.", timeout=15_000)
     assert anna.locator("#history li", has_text="Anna wrote a note.").count() == 1
-    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1")
 
 
-def test_an_action_the_server_was_too_busy_for_is_sent_again_by_itself(server, phones):
+def test_an_action_the_server_was_too_busy_for_over_the_socket_is_sent_again_by_itself(server, phones):
     display, anna, bea = seated_table(server, phones)
+    refused = []
+
+    def busy_once(message, page_socket, server_socket):
+        if refused or not message.startswith("{"):
+            server_socket.send(message)
+            return
+        refused.append(message)  # answered as the server answers when its store is busy
+        sent_id = json.loads(message)["form"]["client_action_id"][0]
+        page_socket.send(json.dumps({"answer": sent_id, "status": 503, "notice": '<div id="notice"></div>'}))
+
+    relayed(anna, busy_once, lambda message, page_socket, server_socket: page_socket.send(message))
+    write(anna, "once the server has time")
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)  # no second tap
+    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.", timeout=15_000)
+    assert len(refused) == 1
+
+
+def test_a_posted_action_the_server_was_too_busy_for_is_sent_again_by_itself(server, phones):
+    display, anna, bea = seated_table(server, phones)
+    posting_only(anna)
     refused = []
 
     def busy_once(route):

@@ -89,7 +89,7 @@ def test_a_refusal_on_a_phone_goes_once_the_table_moves_on(server, phones):
 # Every message the page's sockets receive, and how many answers to its requests htmx has handled.
 HEARD_FRAMES = """
   window.heardFrames = [];
-  window.answers = 0;
+  window.answers = 0;  // posted forms' answers, and forms' answers over the socket
   const nativeSend = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.send = function (body) {
     this.addEventListener("loadend", () => { window.answers += 1; });  // after htmx's own handler of the answer
@@ -98,12 +98,15 @@ HEARD_FRAMES = """
   const NativeSocket = window.WebSocket;
   window.WebSocket = function (url, protocols) {
     const socket = new NativeSocket(url, protocols);
-    socket.addEventListener("message", (event) => window.heardFrames.push(String(event.data)));
+    socket.addEventListener("message", (event) => {
+      const message = String(event.data);
+      if (message.startsWith('{"answer"')) { window.answers += 1; } else { window.heardFrames.push(message); }
+    });
     return socket;
   };
   window.WebSocket.prototype = NativeSocket.prototype;
 """
-# How many times the live part was put in place since this ran (and the answers counted from now on).
+
 COUNT_SWAPS = """() => {
   window.swaps = 0;
   window.answers = 0;
@@ -115,9 +118,7 @@ COUNT_SWAPS = """() => {
 }"""
 
 
-def test_a_seats_own_action_puts_its_live_part_in_place_once(server, phones):
-    """The answer to the tap brings the fresh live part; the socket's frame of the same view changes nothing (a
-    second swap would replace the buttons under the player's finger)."""
+def test_a_seats_own_action_over_its_socket_puts_its_live_part_in_place_once(server, phones):
     display, anna = phones(1280, 800), phones()
     code = lobby.open_table(display, server.url, "Secret notes", players=2)
     anna.add_init_script(HEARD_FRAMES)
@@ -126,10 +127,25 @@ def test_a_seats_own_action_puts_its_live_part_in_place_once(server, phones):
     anna.locator("form[data-action=write] input[name=note]").fill("hello")
     anna.locator("form[data-action=write] button").click()
     expect(anna.locator("#live")).to_have_attribute("data-seq", "1")
-    # Whichever came first, both the answer and the socket's frame are in.
     anna.wait_for_function("() => window.answers > 0")
-    anna.wait_for_function("() => window.heardFrames.some((frame) => frame.includes('data-seq=\"1\"'))")
     assert anna.evaluate("window.swaps") == 1
+
+
+def test_a_posted_action_puts_its_live_part_in_place_once(server, phones):
+    """The host's form is posted: the answer brings the fresh live part, and the socket's frame of the same view
+    changes nothing (a second swap would replace the buttons under the player's finger)."""
+    host = phones(1280, 800)
+    host.add_init_script(HEARD_FRAMES)
+    code = lobby.open_table(host, server.url, "Secret notes", players=2)
+    host.goto(f"{server.url}/t/{code}/host")
+    host.evaluate(COUNT_SWAPS)
+    with host.expect_response("**/t/*/act"):
+        host.locator("form[data-action=roll] button").click()
+    expect(host.locator("#live")).to_have_attribute("data-seq", "1")
+    # Whichever came first, both the answer and the socket's frame are in.
+    host.wait_for_function("() => window.answers > 0")
+    host.wait_for_function("() => window.heardFrames.some((frame) => frame.includes('data-seq=\"1\"'))")
+    assert host.evaluate("window.swaps") == 1
 
 
 def test_a_player_typing_when_the_table_moves_on_keeps_the_focus_and_what_was_typed(server, phones):
