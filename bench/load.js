@@ -126,7 +126,12 @@ function runPhase(n, rec) {
 }
 // An HTML frame's view, read back from the generic seat template (<dt>round</dt><dd>3</dd>, bidders as a list).
 function htmlFrame(text) {
-  if (text.charAt(0) === '{') return JSON.parse(text); // a refusal of a socket action, or the answer to a page's form
+  if (text.charAt(0) === '{') { // a refusal of a socket action, or the answer to a page's form (before its view)
+    const cut = text.indexOf('\n');
+    const answer = JSON.parse(cut < 0 ? text : text.slice(0, cut));
+    if (cut < 0 || answer.status !== 200) return answer;
+    text = text.slice(cut + 1);
+  }
   const round = text.match(/<dt>round<\/dt><dd>(\d+)<\/dd>/);
   const bidders = text.match(/<dt>bidders<\/dt><dd>\[([^\]]*)\]<\/dd>/);
   const seq = text.match(/data-seq="(\d+)"/);

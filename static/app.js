@@ -241,9 +241,10 @@
     if (form) { htmx.trigger(form, "submit"); } else { delete resends[key]; } // the id stays for a tap on it
   }
 
-  // A seat's own actions go over the page's socket while it is open, a little less work for the server than a POST
-  // each (bench/RESULTS.md); the host's (sent "as" the host) and any sent without a socket are posted. The server
-  // answers such a form as it would a POST, with its status and notice; the view comes as the next frame.
+  // A seat's own actions go over the page's socket while it is open: no HTTP request for each, a fraction of a
+  // POST's work for the server (bench/RESULTS.md). The host's (sent "as" the host) and any sent without a socket are
+  // posted. The server answers such a form as a POST: its status and a refusal's notice; the view comes as the next
+  // frame.
   var sendOverSocket = null; // while the page's socket is open
   var sentOverSocket = {}; // action id -> action key, until answered or the socket is gone
 
@@ -263,13 +264,15 @@
     var key = sentOverSocket[answer.answer];
     if (key === undefined) { return; }
     delete sentOverSocket[answer.answer];
-    var notice = document.createElement("template");
-    notice.innerHTML = answer.notice;
-    document.getElementById("notice").replaceWith(notice.content.firstElementChild);
-    if (answer.status !== 200) { // no fresh view comes to replace the form
+    if (answer.notice) { // a refusal: no fresh view comes to replace the form
+      var notice = document.createElement("template");
+      notice.innerHTML = answer.notice;
+      document.getElementById("notice").replaceWith(notice.content.firstElementChild);
       document.querySelectorAll("form[data-sending]").forEach(function (form) {
         if (form.dataset.actionKey === key) { delete form.dataset.sending; }
       });
+    } else {
+      document.getElementById("notice").replaceChildren(); // as a POST's answer clears the last refusal away
     }
     settle(key, answer.status);
   }
@@ -353,11 +356,13 @@
       };
       socket.onmessage = function (event) {
         unanswered = false;
-        if (event.data.charAt(0) === "{") {
-          answered(JSON.parse(event.data));
-        } else if (event.data !== "pong") {
-          applyFrame(event.data);
+        var frame = event.data;
+        if (frame.charAt(0) === "{") { // the answer to a form, alone or on the line before the view it brought
+          var cut = frame.indexOf("\n");
+          answered(JSON.parse(cut < 0 ? frame : frame.slice(0, cut)));
+          frame = cut < 0 ? "" : frame.slice(cut + 1);
         }
+        if (frame && frame !== "pong") { applyFrame(frame); }
       };
       socket.onclose = drop;
     }

@@ -96,6 +96,7 @@ class PageSocket(PageView):
     def __post_init__(self, seat_token: str | None) -> None:
         super().__post_init__(seat_token)
         self._behind = threading.Event()  # the table changed since the last frame this page sent
+        self._answer: str | None = None  # to a form of this page's, sent in one message with the next frame
         self._sending_since: float | None = None
         self._next_ping = time.monotonic() + self.ping_interval
 
@@ -115,6 +116,14 @@ class PageSocket(PageView):
 
     def send(self, frame: str) -> None:
         self._sending(self.ws.send, frame)
+
+    def answer(self, answer: dict) -> None:
+        """The answer to a form this page sent over the socket. When the action woke the page, it goes in one
+        message with the fresh view, the answer's line first (one send instead of two, an HTML page only)."""
+        if answer["status"] == 200 and self.is_behind() and not self.as_json:
+            self._answer = json.dumps(answer)
+        else:
+            self.send(json.dumps(answer))
 
     def _sending(self, send, *args) -> None:
         """Write to the socket where the watchdog sees it if the write gets stuck."""
@@ -151,9 +160,12 @@ class PageSocket(PageView):
             return True
         self._behind.clear()
         frame = hub.frame(code, self)
+        answer, self._answer = self._answer, None
         if frame is None:
+            if answer:
+                self.send(answer)
             return False
-        self.send(frame)
+        self.send(frame if answer is None else f"{answer}\n{frame}")
         return True
 
 
@@ -316,14 +328,15 @@ def _handle(code: str, token: str | None, page: PageSocket, message: str) -> Non
 
 
 def _answer_form(code: str, token: str | None, page: PageSocket, form) -> None:
+    answer = {"answer": form.get("client_action_id"), "status": 200}
     actor = token_actor(code, token)
     try:
         act_by_form(code, form_sender(form, None if actor == HOST else actor, actor == HOST), form)
-        status, notice = 200, None
     except TableError as error:
-        status, notice = answer_status(error), error_message(error)
-    answer = render_template("notice.html", notice=notice, kind="info" if status == 200 else "error")
-    page.send(json.dumps({"answer": form.get("client_action_id"), "status": status, "notice": answer}))
+        # Only a refusal has a notice: the fresh view that follows an action clears the last one away.
+        notice = render_template("notice.html", notice=error_message(error), kind="error")
+        answer |= {"status": answer_status(error), "notice": notice}
+    page.answer(answer)
 
 
 def _socket_actor(code: str) -> tuple[str | None, str | None]:

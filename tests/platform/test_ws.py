@@ -237,21 +237,23 @@ def test_a_browser_offering_deflate_gets_each_frame_compressed_on_its_own(server
     phone.raw.close()
 
 
-def send_form(ws, **fields) -> dict:
-    """A page's form over its socket, as static/app.js sends it; the answer that comes back."""
+def send_form(ws, **fields) -> tuple[dict, str]:
+    """A page's form over its socket, as static/app.js sends it; the answer that comes back, and the view that came
+    with it (in one message, on the answer's next line) if any."""
     ws.send(json.dumps({"form": {name: [str(value)] for name, value in fields.items()}}))
-    return json.loads(ws.recv())
+    answer, _, frame = ws.recv().partition("\n")
+    return json.loads(answer), frame
 
 
 def test_a_pages_form_sent_over_its_socket_is_answered_as_a_post_and_applied_once(server):
     table = open_table(server.url, options={"players": 2}, seats=("player-1", "player-2"))
     page = socket(server.url, table["code"], table["player-1"], query="view=seat&since=0")
     note = dict(type="write", note="over the socket", seen_seq=0, client_action_id="tap-1")
-    answer = send_form(page, **note)
-    assert answer["answer"] == "tap-1" and answer["status"] == 200
-    assert 'id="notice"' in answer["notice"] and "notice-error" not in answer["notice"]
-    assert 'data-seq="1"' in page.recv()  # the page's own frame follows its answer
-    assert send_form(page, **note) == answer  # sent again after a lost answer: answered the same, applied once
+    answer, frame = send_form(page, **note)
+    assert answer == {"answer": "tap-1", "status": 200}  # no notice: the fresh view clears the last one away
+    assert 'data-seq="1"' in frame and "over the socket" in frame
+    # Sent again after a lost answer: answered the same, applied once (no fresh view comes).
+    assert send_form(page, **note) == (answer, "")
     status, view = call(server.url, "GET", f"/api/tables/{table['code']}/view", token=table["player-1"])
     assert view["seq"] == 1 and view["view"]["my_note"] == "over the socket"
     page.close()
@@ -260,11 +262,11 @@ def test_a_pages_form_sent_over_its_socket_is_answered_as_a_post_and_applied_onc
 def test_a_refused_form_over_a_socket_is_answered_with_its_status_and_notice(server):
     table = open_table(server.url, options={"players": 2}, seats=("player-1", "player-2"))
     page = socket(server.url, table["code"], table["player-1"], query="view=seat&since=0")
-    too_early = send_form(page, type="next_round", seen_seq=0, client_action_id="tap-1")
+    too_early, _ = send_form(page, type="next_round", seen_seq=0, client_action_id="tap-1")
     assert too_early["answer"] == "tap-1" and too_early["status"] == 422
     assert "notice-error" in too_early["notice"] and "Wait until every note is in." in too_early["notice"]
     czech = socket(server.url, table["code"], table["player-1"], query="view=seat&since=0&lang=cs")
-    as_host = send_form(czech, type="write", note="x", client_action_id="tap-2", **{"as": "host"})
+    as_host, _ = send_form(czech, type="write", note="x", client_action_id="tap-2", **{"as": "host"})
     assert as_host["status"] == 403 and "To může udělat jen hostitel." in as_host["notice"]  # in the page's language
     czech.close()
     page.send(json.dumps({"form": {"type": "write"}}))  # not a form's fields: refused as any bad frame is
