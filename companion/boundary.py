@@ -125,25 +125,22 @@ def check_request_text() -> None:
         if isinstance(value, str):
             clean_text(value, name, 200)
     for source in (request.args, request.form):
-        _check_fields(source)
-
-
-def _check_fields(fields: MultiDict) -> None:
-    for name, values in fields.lists():
-        clean_text(name, "field name", 100)
-        for value in values:
-            clean_text(value, name)
+        for name, values in source.lists():
+            clean_text(name, "field name", 100)
+            for value in values:
+                clean_text(value, name)
 
 
 def form_from_json(value) -> MultiDict:
-    """A page's form sent over its socket, {"name": ["value", …]}, as the form a POST of it would have been."""
+    """A page's form sent over its socket, {"name": ["value", …]}, as the form a POST of it would have been.
+
+    The value comes from parse_json_text, which has checked its names and texts as check_request_text checks a
+    posted form's; what is left is its shape."""
     if not isinstance(value, dict) or not all(
         isinstance(values, list) and all(isinstance(item, str) for item in values) for values in value.values()
     ):
         raise BadInput(N_("Send a form as an object of lists of text."))
-    fields = MultiDict(value)
-    _check_fields(fields)
-    return fields
+    return MultiDict(value)
 
 
 def init_app(app: Flask) -> None:

@@ -269,8 +269,14 @@ def test_a_refused_form_over_a_socket_is_answered_with_its_status_and_notice(ser
     as_host, _ = send_form(czech, type="write", note="x", client_action_id="tap-2", **{"as": "host"})
     assert as_host["status"] == 403 and "To může udělat jen hostitel." in as_host["notice"]  # in the page's language
     czech.close()
-    page.send(json.dumps({"form": {"type": "write"}}))  # not a form's fields: refused as any bad frame is
-    assert json.loads(page.recv())["error"]["code"] == "bad_request"
+    for hostile in (
+        {"form": {"type": "write"}},  # not a form's fields
+        {"form": {"type": ["write"], "note": ["M\udfffM"]}},  # text no store can keep
+        {"form": {"type": ["write"], "note\u0000": ["x"]}},
+        {"form": {"type": ["write"], "note": ["x" * 4001]}},
+    ):
+        page.send(json.dumps(hostile))  # refused as any bad frame is
+        assert json.loads(page.recv())["error"]["code"] == "bad_request"
     status, view = call(server.url, "GET", f"/api/tables/{table['code']}/view", token=table["host"])
     assert view["seq"] == 0
     page.close()
