@@ -305,13 +305,14 @@ def _finish_closing(ws) -> None:
 def _handle(code: str, token: str | None, page: PageSocket, message: str) -> None:
     """An action sent over the socket, applied like a POST.
 
-    A page sends its form as a POST would send it ({"form": {"type": ["bid"], …}}) and is answered as a POST is:
-    the status and the notice, under the form's action id (static/app.js sends an action again until it is
-    answered). A program sends a JSON action and hears only of a refusal; the frames pushed tell it the rest.
+    A page sends its form as a POST would send it ({"form": {"type": ["bid"], …}}, nothing else) and is answered
+    with the status a POST would get and a refusal's notice, under the form's action id (static/app.js sends an
+    action again until it is answered). A program sends a JSON action and hears only of a refusal; the frames pushed
+    tell it the rest.
     """
     try:
         body = parse_json_text(message if isinstance(message, str) else "")
-        if "form" in body:
+        if body.keys() == {"form"}:
             _answer_form(code, token, page, form_from_json(body["form"]))
             return
         # Who acts is asked again for every action: the host may have freed the seat since the socket opened.
