@@ -188,7 +188,7 @@
     unanswered[key] = unanswered[key] || randomId();
     form.dataset.actionKey = key;
     event.detail.parameters.client_action_id = unanswered[key];
-    if (sendOverSocket && form.dataset.action && !event.detail.formData.has("as")) {
+    if (sendOverSocket && form.dataset.action) {
       sendOverSocket(form, key, event.detail.formData);
       event.preventDefault(); // no POST
     }
@@ -241,10 +241,9 @@
     if (form) { htmx.trigger(form, "submit"); } else { delete resends[key]; } // the id stays for a tap on it
   }
 
-  // A seat's own actions go over the page's socket while it is open: no HTTP request for each, a fraction of a
-  // POST's work for the server (bench/RESULTS.md). The host's (sent "as" the host) and any sent without a socket are
-  // posted. The server answers such a form as a POST: its status and a refusal's notice; the view comes as the next
-  // frame.
+  // A page's actions (its forms of the game's actions) go over its socket while it is open: no HTTP request for
+  // each, a fraction of a POST's work for the server (bench/RESULTS.md); without a socket they are posted. The server
+  // answers such a form as a POST: its status and a refusal's notice; the view comes as the next frame.
   var sendOverSocket = null; // while the page's socket is open
   var sentOverSocket = {}; // action id -> action key, until answered or the socket is gone
 

@@ -239,8 +239,8 @@ def json_frame(service: Tables, code: str, seat: str | None) -> str:
 def table_socket(ws, code):
     service = tables()
     code = service.newest(code).record.code
-    actor, token = _socket_actor(code)
     view = request.args.get("view")
+    actor, token = _socket_actor(code, host_page=view == "host")
     seat = actor if (actor not in (None, HOST) and view not in ("display", "host")) else None
     page = PageSocket(
         seat,
@@ -340,9 +340,11 @@ def _answer_form(code: str, token: str | None, page: PageSocket, form) -> None:
     page.answer(answer)
 
 
-def _socket_actor(code: str) -> tuple[str | None, str | None]:
-    """Who opened this socket (HOST, a seat id or None) and with which token."""
-    for token in (bearer_token(), request.cookies.get(seat_cookie(code)), request.cookies.get(host_cookie(code))):
+def _socket_actor(code: str, host_page: bool) -> tuple[str | None, str | None]:
+    """Who opened this socket (HOST, a seat id or None) and with which token: on the host page the host, whose
+    forms it sends, else the seat of a host who plays too."""
+    cookies = [request.cookies.get(seat_cookie(code)), request.cookies.get(host_cookie(code))]
+    for token in (bearer_token(), *(reversed(cookies) if host_page else cookies)):
         actor = token_actor(code, token)
         if actor is not None:
             return actor, token

@@ -131,20 +131,23 @@ def test_a_seats_own_action_over_its_socket_puts_its_live_part_in_place_once(ser
     assert anna.evaluate("window.swaps") == 1
 
 
-def test_a_posted_action_puts_its_live_part_in_place_once(server, phones):
-    """The host's form is posted: the answer brings the fresh live part, and the socket's frame of the same view
+def test_a_posted_form_puts_its_live_part_in_place_once(server, phones):
+    """The host's undo is posted: the answer brings the fresh live part, and the socket's frame of the same view
     changes nothing (a second swap would replace the buttons under the player's finger)."""
     host = phones(1280, 800)
     host.add_init_script(HEARD_FRAMES)
     code = lobby.open_table(host, server.url, "Secret notes", players=2)
     host.goto(f"{server.url}/t/{code}/host")
-    host.evaluate(COUNT_SWAPS)
-    with host.expect_response("**/t/*/act"):
-        host.locator("form[data-action=roll] button").click()
+    host.locator("form[data-action=roll] button").click()  # over the socket: the host page's speaks for the host
     expect(host.locator("#live")).to_have_attribute("data-seq", "1")
+    host.evaluate(COUNT_SWAPS)
+    host.locator("#host-panel details.confirm summary").click()
+    with host.expect_response("**/t/*/undo"):
+        host.locator("#host-panel form[hx-post$='/undo'] button").click()
+    expect(host.locator("#live")).to_have_attribute("data-seq", "2")
     # Whichever came first, both the answer and the socket's frame are in.
     host.wait_for_function("() => window.answers > 0")
-    host.wait_for_function("() => window.heardFrames.some((frame) => frame.includes('data-seq=\"1\"'))")
+    host.wait_for_function("() => window.heardFrames.some((frame) => frame.includes('data-seq=\"2\"'))")
     assert host.evaluate("window.swaps") == 1
 
 
