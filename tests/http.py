@@ -41,3 +41,13 @@ def socket(base: str, code: str, token: str | None, query: str = "format=json&si
     url = base.replace("http", "ws", 1) + f"/t/{code}/ws?{query}"
     headers = [f"Authorization: Bearer {token}"] if token else []
     return websocket.create_connection(url, header=headers, timeout=10)
+
+
+def send_form(ws, **fields) -> tuple[dict, str]:
+    """A page's form over its socket, as static/app.js sends it; the answer that comes back, and the view that came
+    with it (in one message, on the answer's next line) if any."""
+    ws.send(json.dumps({"form": {name: [str(value)] for name, value in fields.items()}}))
+    while not (message := ws.recv()).startswith("{"):
+        pass  # a frame pushed before the answer: the host page's, when a phone comes or goes
+    answer, _, frame = message.partition("\n")
+    return json.loads(answer), frame

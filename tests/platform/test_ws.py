@@ -12,7 +12,7 @@ import zlib
 
 import websocket
 
-from tests.http import call, open_table, socket
+from tests.http import call, open_table, send_form, socket
 
 
 def frames_until(ws, predicate, limit=20):
@@ -235,16 +235,6 @@ def test_a_browser_offering_deflate_gets_each_frame_compressed_on_its_own(server
     compressed, second = phone.frame()  # nearly the first again: with context takeover it would point back into it
     assert compressed and "Šárka" in second
     phone.raw.close()
-
-
-def send_form(ws, **fields) -> tuple[dict, str]:
-    """A page's form over its socket, as static/app.js sends it; the answer that comes back, and the view that came
-    with it (in one message, on the answer's next line) if any."""
-    ws.send(json.dumps({"form": {name: [str(value)] for name, value in fields.items()}}))
-    while not (message := ws.recv()).startswith("{"):
-        pass  # a frame pushed before the answer: the host page's, when a phone comes or goes
-    answer, _, frame = message.partition("\n")
-    return json.loads(answer), frame
 
 
 def test_a_pages_form_sent_over_its_socket_is_answered_as_a_post_and_applied_once(server):

@@ -11,7 +11,7 @@ import pytest
 
 from bench.servers import Server
 from tests.conftest import TEST_GAMES
-from tests.http import call, open_table
+from tests.http import call, open_table, send_form, socket
 
 
 @pytest.fixture
@@ -59,7 +59,11 @@ def test_a_full_disk_is_refused_clearly_reported_by_healthz_and_forgotten_once_s
     note = {"type": "write", "note": "before"}
     assert call(server.url, "POST", f"/api/tables/{table['code']}/actions", note, table["player-1"])[0] == 200
 
+    page = socket(server.url, table["code"], table["player-2"], query="view=seat&since=1")
+
     fill(small_disk, server.log)
+    answer, _ = send_form(page, type="write", note="over the socket", client_action_id="page-1")
+    assert answer["status"] == 503 and "disk" in answer["notice"]  # the page sends it again by itself
     for n in range(3):
         started = time.monotonic()
         note = {"type": "write", "note": "x" * 2000, "client_action_id": f"full-{n}"}
@@ -78,3 +82,6 @@ def test_a_full_disk_is_refused_clearly_reported_by_healthz_and_forgotten_once_s
         assert status == 503 and time.monotonic() < deadline, "the server did not recover once space was freed"
         time.sleep(0.2)
     assert healthz(server) == (200, {"ok": True})
+    answer, _ = send_form(page, type="write", note="over the socket", client_action_id="page-1")
+    assert answer == {"answer": "page-1", "status": 200}
+    page.close()
