@@ -143,6 +143,9 @@ class SeatBook:
     def _records(self, code: str) -> dict[str, SeatRecord]:
         """The table's seats and its other host devices, as stored."""
         code = normalise_code(code)
+        seats = self._seats.get(code)  # read without the lock (every action and push asks): only keeping needs it
+        if seats is not None:
+            return seats
         with self._seats_lock:
             seats = self._seats.get(code)
             if seats is None:
