@@ -18,7 +18,8 @@
 //      ROUNDS, WARMUP_ROUNDS, MODE (burst|serial|paced), CONNECT_CONCURRENCY, TIMEOUT_S,
 //      FRAMES (json|html), LANGS (html: the seats' languages in turn, default en), NODE_BENCH (for the ws module),
 //      PACE_S, DURATION_S (paced), DISPLAY (1: a display page per table), DEFLATE (1: offer permessage-deflate),
-//      ACTIONS (socket|page|form: how a seat sends its bid)
+//      ACTIONS (socket|page|form: how a seat sends its bid), BIDS (a file: every measured bid as [table, round,
+//      seat, latency ms], for bench/rounds.py)
 const fs = require('fs');
 const path = require('path');
 const { performance, monitorEventLoopDelay } = require('perf_hooks');
@@ -64,6 +65,7 @@ async function api(method, p, body, token) {
 
 const tables = [];
 const latencies = [];
+const bids = [];
 let frameBytes = 0, frameCount = 0;
 let completed = 0, recording = false, tablesDone = 0, phaseResolve = null, timedOut = false, disconnects = 0, leaks = 0, errors = 0, seqCounter = 0, stopping = false;
 
@@ -152,7 +154,10 @@ function onFrame(t, s, frame) {
     if (v.round > a.round || (v.round === a.round && v.bidders.includes(`seat-${a.seat}`))) {
       a.seen[s] = 1;
       if (++a.count === WATCHERS) {
-        if (recording) { latencies.push(now - a.sent); completed++; }
+        if (recording) {
+          latencies.push(now - a.sent); completed++;
+          if (process.env.BIDS) bids.push([t.idx, a.round, a.seat, r2(now - a.sent)]);
+        }
         t.pending.delete(a.seat);
         onComplete(t);
       }
@@ -195,6 +200,7 @@ async function main() {
   const cpu0 = PIDS.map(cpuS), cli0 = process.cpuUsage(), m0 = machineCpu(), t0 = performance.now();
   await (MODE === 'paced' ? runPaced() : runPhase(ROUNDS, true));
   const wall = (performance.now() - t0) / 1000;
+  if (process.env.BIDS) fs.writeFileSync(process.env.BIDS, JSON.stringify(bids));
   clearTimeout(hard); ld.disable();
   const cpu1 = PIDS.map(cpuS), cli = process.cpuUsage(cli0), m1 = machineCpu();
   let bad = 0;

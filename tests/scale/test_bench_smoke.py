@@ -60,3 +60,15 @@ def test_a_set_of_runs_says_what_it_ran_on_and_its_medians_pass_over_that(tmp_pa
     )
     rows = medians.stdout.splitlines()[2:]
     assert len(rows) == 1 and rows[0].startswith("| ours | 2 | 1 |")
+
+
+def test_the_rounds_of_a_run_show_which_round_holds_its_slowest_bids():
+    """bench.rounds: each round's percentiles (nearest rank, as bench/load.js reports them), then the whole run's."""
+    from bench.rounds import report
+
+    bids = [[table, 3, 0, 100.0 + table] for table in range(10)] + [[table, 4, 0, 10.0 + table] for table in range(10)]
+    assert report(bids)[2:] == [
+        "| 3 | 10 | 100.0 | 104.0 | 108.0 | 109.0 | 109.0 |",
+        "| 4 | 10 | 10.0 | 14.0 | 18.0 | 19.0 | 19.0 |",
+        "| all | 20 | 11.0 | 19.0 | 107.0 | 109.0 | 109.0 |",
+    ]
