@@ -209,7 +209,12 @@ class Answer:
 
 def send(channel: socket.socket, message) -> None:
     payload = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
-    unsent = memoryview(HEADER.pack(len(payload)) + payload)
+    send_whole(channel, HEADER.pack(len(payload)) + payload)
+
+
+def send_whole(channel: socket.socket, data: bytes) -> None:
+    """All of the data, however little the socket takes at a time (under gevent, what the kernel has room for)."""
+    unsent = memoryview(data)
     while unsent:  # not sendall: gevent's asks the kernel for the socket's buffer size on every call
         unsent = unsent[channel.send(unsent) :]
 

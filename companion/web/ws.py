@@ -21,7 +21,7 @@ import simple_websocket.ws
 from flask import Blueprint, Flask, abort, current_app, render_template, request
 from flask_babel import get_locale
 from flask_sock import ConnectionClosed, Sock
-from wsproto.events import Ping
+from wsproto.events import Ping, TextMessage
 from wsproto.extensions import PerMessageDeflate
 from wsproto.frame_protocol import CloseReason
 
@@ -46,6 +46,7 @@ from companion.web.common import (
     tables,
     token_actor,
 )
+from companion.web.render_worker import send_whole
 
 sock = Sock()
 bp = Blueprint("ws", __name__)
@@ -115,7 +116,15 @@ class PageSocket(PageView):
             self.ws.sock.shutdown(socket.SHUT_RDWR)  # the stuck send fails and the reader sees the end
 
     def send(self, frame: str) -> None:
-        self._sending(self.ws.send, frame)
+        self._sending(self._send_whole, frame)
+
+    def _send_whole(self, frame: str) -> None:
+        """simple-websocket's own send writes once, and under gevent a write takes only what the kernel has room for:
+        the rest of a frame bigger than that was lost, and the phone's stream garbled. (Its reader writes on its own
+        only to answer a ping, which browsers never send, or a close, after which the stream ends anyway.)"""
+        if not self.ws.connected:
+            raise ConnectionClosed(self.ws.close_reason, self.ws.close_message)
+        send_whole(self.ws.sock, self.ws.ws.send(TextMessage(data=frame)))
 
     def answer(self, answer: dict) -> None:
         """The answer to a form this page sent over the socket. When the action woke the page, it goes in one
