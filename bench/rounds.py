@@ -10,10 +10,7 @@ import json
 import sys
 from collections import defaultdict
 
-
-def percentile(sorted_values: list[float], share: float) -> float:
-    """Nearest rank, as bench/load.js reports its own."""
-    return sorted_values[max(0, min(len(sorted_values) - 1, round(share * len(sorted_values)) - 1))]
+from bench.run import nearest_rank
 
 
 def report(bids: list[list]) -> list[str]:
@@ -23,7 +20,7 @@ def report(bids: list[list]) -> list[str]:
     lines = ["| round | bids | p10 ms | p50 ms | p90 ms | p99 ms | max ms |", "|---:|---:|---:|---:|---:|---:|---:|"]
     for round_, latencies in sorted(by_round.items()) + [("all", [bid[3] for bid in bids])]:
         values = sorted(latencies)
-        shown = [percentile(values, share) for share in (0.1, 0.5, 0.9, 0.99)] + [values[-1]]
+        shown = [nearest_rank(values, share) for share in (0.1, 0.5, 0.9, 0.99)] + [values[-1]]
         lines.append(f"| {round_} | {len(values)} | " + " | ".join(f"{value:.1f}" for value in shown) + " |")
     return lines
 

@@ -198,10 +198,15 @@ def own_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def nearest_rank(ordered: list[float], share: float) -> float:
+    """The value at `share` of sorted values, by nearest rank (as the peer's load.js reports its percentiles)."""
+    return ordered[max(0, math.ceil(len(ordered) * share) - 1)]
+
+
 def percentile(values: list[float], share: float) -> float:
-    """Nearest rank, in milliseconds."""
+    """Nearest rank of seconds, in milliseconds."""
     ordered = sorted(values)
-    return round(ordered[max(0, math.ceil(len(ordered) * share) - 1)] * 1000, 2) if ordered else 0.0
+    return round(nearest_rank(ordered, share) * 1000, 2) if ordered else 0.0
 
 
 async def play(tables: list[Table], rounds: int, warmup: int, timeout: float, pids: list[int], pace: float) -> dict:
