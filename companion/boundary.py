@@ -131,18 +131,7 @@ def check_request_text() -> None:
                 clean_text(value, name)
 
 
-class SentForm(MultiDict):
-    """A page's form as its socket sent it. A field it lacks is a plain KeyError: werkzeug's is an HTTP error built
-    for every `get` of a missing field ("as", "seen_seq"), which cost more than reading the rest of the form."""
-
-    def __getitem__(self, key):
-        values = dict.get(self, key)
-        if values:
-            return values[0]
-        raise KeyError(key)
-
-
-def form_from_json(value) -> SentForm:
+def form_from_json(value) -> MultiDict:
     """A page's form sent over its socket, {"name": ["value", …]}, as the form a POST of it would have been.
 
     The value comes from parse_json_text, which has checked its names and texts as check_request_text checks a
@@ -151,7 +140,7 @@ def form_from_json(value) -> SentForm:
         isinstance(values, list) and all(isinstance(item, str) for item in values) for values in value.values()
     ):
         raise BadInput(N_("Send a form as an object of lists of text."))
-    return SentForm(value)
+    return MultiDict(value)
 
 
 def init_app(app: Flask) -> None:
