@@ -46,6 +46,9 @@ class Page(Protocol):
     def cut_off(self) -> None:
         """Close the connection under a stuck send; never blocks."""
 
+    def remind(self, now: float) -> None:
+        """Wake the page's thread if its ping is due (time.monotonic); never blocks."""
+
 
 class Rendering:
     """The frames of one table version that one page is rendering for all of its pages."""
@@ -172,13 +175,16 @@ class Hub:
             self._watchdog.start()
 
     def _watch_sends(self) -> None:
-        """Cut off the pages whose phone stopped reading: their send has been stuck too long."""
+        """Cut off the pages whose phone stopped reading (their send has been stuck too long), and wake those whose
+        ping is due: a page then waits for its socket without a timeout of its own, which cost a timer per wait."""
         while True:
             time.sleep(WATCHDOG_INTERVAL)
-            stuck_before = time.monotonic() - SEND_TIMEOUT
+            now = time.monotonic()
+            stuck_before = now - SEND_TIMEOUT
             with self._lock:
                 pages = [page for pages in self._pages.values() for page in pages]
             for page in pages:
+                page.remind(now)
                 started = page.sending_since()
                 if started is not None and started < stuck_before:
                     log.info("cutting off a page that stopped reading (%s)", page.seat or "display")

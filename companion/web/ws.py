@@ -108,6 +108,10 @@ class PageSocket(PageView):
     def is_behind(self) -> bool:
         return self._behind.is_set()
 
+    def remind(self, now: float) -> None:
+        if now >= self._next_ping:
+            self.ws.event.set()
+
     def sending_since(self) -> float | None:
         return self._sending_since
 
@@ -152,7 +156,7 @@ class PageSocket(PageView):
                 return self.ws.receive()  # does not wait: a message is there, or it raises ConnectionClosed
             if self._behind.is_set():
                 return None
-            self.ws.event.wait(max(0.0, self._next_ping - time.monotonic()))
+            self.ws.event.wait()  # until a message, a change or the hub's reminder that a ping is due
 
     def _ping(self) -> None:
         """Ping the phone; one that has not answered the last ping is gone (its Wi-Fi died without a close)."""

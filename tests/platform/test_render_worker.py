@@ -72,6 +72,9 @@ class OpenPage:
     def cut_off(self) -> None:
         pass
 
+    def remind(self, now: float) -> None:
+        pass
+
 
 def pushed(app, code: str, page: OpenPage) -> str | None:
     """The frame a push sends the page."""
