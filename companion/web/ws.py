@@ -17,6 +17,8 @@ import threading
 import time
 from dataclasses import InitVar, dataclass, field
 
+import flask_sock
+import simple_websocket
 import simple_websocket.ws
 from flask import Blueprint, Flask, abort, current_app, render_template, request
 from flask_babel import get_locale
@@ -47,6 +49,7 @@ from companion.web.common import (
     token_actor,
 )
 from companion.web.render_worker import send_whole
+from companion.web.socket_frames import SocketFrames
 
 sock = Sock()
 bp = Blueprint("ws", __name__)
@@ -58,6 +61,18 @@ bp = Blueprint("ws", __name__)
 simple_websocket.ws.PerMessageDeflate = functools.partial(
     PerMessageDeflate, server_no_context_takeover=True, client_no_context_takeover=True
 )
+
+
+class PageServer(simple_websocket.Server):
+    """simple-websocket's server of one socket, with the common frames read and written in SocketFrames."""
+
+    def handshake(self) -> None:
+        super().handshake()  # before the reader starts: it reads only through SocketFrames
+        if self.connected:
+            self.ws = SocketFrames(self.ws)
+
+
+flask_sock.Server = PageServer  # flask-sock makes each route's socket with the name it imported
 
 # A browser cannot see the WebSocket-level pings, so a page whose Wi-Fi died without the socket closing would
 # not know; it sends PING now and then and takes a missing PONG as a lost connection.

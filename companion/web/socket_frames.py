@@ -1,0 +1,150 @@
+"""A page's WebSocket frames: the common ones read and written here, every other by wsproto.
+
+wsproto parses and builds each frame in general Python, and at 200 busy tables that was a sixth of the server's
+thread (bench/RESULTS.md). What a page sends is nearly always a whole message in one frame: its form or "ping" as
+text, compressed or not, and the pong to the server's ping. Those are read here, and every text message the server
+sends is written here. The first frame of any other kind (a fragment, a close, a ping, a binary message, a long
+one, anything malformed) and all that follows it go to wsproto, which has seen nothing before that frame and so
+reads on from the start of a message, answering and refusing exactly as it always did.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+from wsproto import ConnectionState, WSConnection
+from wsproto.events import Event, Pong, TextMessage
+from wsproto.extensions import PerMessageDeflate
+
+FIN = 0x80
+COMPRESSED = 0x40  # RSV1: the message is deflated (permessage-deflate)
+TEXT, PONG = 0x1, 0xA
+MASKED = 0x80
+LONGEST_READ_HERE = 65535  # a longer frame (a 64-bit length) is wsproto's
+DEFLATE_TAIL = b"\x00\x00\xff\xff"  # what a sender strips off a deflated message's end (RFC 7692)
+
+
+class SocketFrames:
+    """The socket's wsproto connection (after its handshake), with the common frames read and written here.
+
+    simple-websocket calls it as it calls wsproto: receive_data, events and send.
+    """
+
+    def __init__(self, connection: WSConnection):
+        self._connection = connection
+        # permessage-deflate as negotiated (web/ws.py: without context takeover, each message deflated on its own)
+        self._deflate = next(
+            (
+                extension
+                for extension in connection.connection._proto.extensions  # noqa: SLF001 - wsproto names no other way
+                if isinstance(extension, PerMessageDeflate) and extension.enabled()
+            ),
+            None,
+        )
+        self._unread = bytearray()
+        self._read: list[Event] = []
+        self.handed_over = False  # the rest of the stream is wsproto's
+
+    @property
+    def state(self) -> ConnectionState:
+        return self._connection.state
+
+    def receive_data(self, data: bytes | None) -> None:
+        """What the socket read; None at the end of its stream."""
+        if data is None:
+            self._hand_over()
+        if self.handed_over:
+            self._connection.receive_data(data)
+            return
+        self._unread += data
+        while (event := self._next_event()) is not None:
+            self._read.append(event)
+
+    def events(self):
+        read, self._read = self._read, []
+        yield from read
+        if self.handed_over:
+            yield from self._connection.events()
+
+    def send(self, event: Event) -> bytes:
+        if type(event) is TextMessage and event.message_finished and self.state is ConnectionState.OPEN:
+            return self._text_frame(event.data)
+        return self._connection.send(event)
+
+    def _next_event(self) -> Event | None:
+        """The event of the next frame if it is whole and a common one; None when it is not whole yet, or once the
+        rest is handed over to wsproto."""
+        unread = self._unread
+        if len(unread) < 2:
+            return None
+        first, second = unread[0], unread[1]
+        length, start = second & 0x7F, 2
+        if length == 126:
+            if len(unread) < 4:
+                return None
+            (length,), start = struct.unpack_from("!H", unread, 2), 4
+        common = (
+            second & MASKED
+            and (start == 2 or length >= 126)  # wsproto refuses a length written longer than it needed
+            and length <= LONGEST_READ_HERE
+            and (
+                first == FIN | TEXT
+                or (first == FIN | COMPRESSED | TEXT and self._deflate)
+                or (first == FIN | PONG and length <= 125)
+            )
+        )
+        if not common:
+            return self._hand_over()
+        end = start + 4 + length
+        if len(unread) < end:
+            return None
+        payload = unmasked(unread[start + 4 : end], unread[start : start + 4])
+        if first & 0x0F == PONG:
+            event: Event = Pong(payload=payload)
+        else:
+            try:
+                event = TextMessage(data=self._text(payload, compressed=bool(first & COMPRESSED)))
+            except (UnicodeDecodeError, zlib.error):
+                return self._hand_over()  # wsproto closes the socket with the code the error calls for
+        del unread[:end]
+        return event
+
+    def _text(self, payload: bytes, compressed: bool) -> str:
+        if compressed:
+            inflate = zlib.decompressobj(-self._deflate.client_max_window_bits)
+            payload = inflate.decompress(payload + DEFLATE_TAIL) + inflate.flush()
+        return payload.decode()
+
+    def _hand_over(self) -> None:
+        """From here on wsproto reads, starting with what is unread here."""
+        if not self.handed_over:
+            self.handed_over = True
+            if self._unread:
+                self._connection.receive_data(bytes(self._unread))
+                self._unread.clear()
+
+    def _text_frame(self, text: str) -> bytes:
+        """One unmasked frame, as wsproto would write it (deflated, on its own, if the page asked for that)."""
+        payload, first = text.encode(), FIN | TEXT
+        if self._deflate:
+            deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -self._deflate.server_max_window_bits)
+            payload = (deflate.compress(payload) + deflate.flush(zlib.Z_SYNC_FLUSH))[: -len(DEFLATE_TAIL)]
+            first |= COMPRESSED
+        length = len(payload)
+        if length < 126:
+            header = struct.pack("!BB", first, length)
+        elif length < 65536:
+            header = struct.pack("!BBH", first, 126, length)
+        else:
+            header = struct.pack("!BBQ", first, 127, length)
+        return header + payload
+
+
+def unmasked(payload: bytearray, mask: bytearray) -> bytes:
+    """A client's payload without its mask (each byte XORed with the mask's bytes in turn), all at once."""
+    length = len(payload)
+    if not length:
+        return b""
+    key = (bytes(mask) * (length // 4 + 1))[:length]
+    return (int.from_bytes(payload, "big") ^ int.from_bytes(key, "big")).to_bytes(length, "big")

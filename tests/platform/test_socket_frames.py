@@ -1,0 +1,170 @@
+"""A page's frames read and written by SocketFrames are what wsproto reads and writes.
+
+Seeded random streams of what a phone may send (texts of every length encoding, compressed or not, fragmented
+messages, pings, pongs, binary messages, a close, malformed frames), cut into random reads, go to wsproto alone and
+to SocketFrames in front of it; both must give the same messages. The server's frames must be wsproto's byte for byte.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+
+import pytest
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import (
+    AcceptConnection,
+    BytesMessage,
+    CloseConnection,
+    Message,
+    Ping,
+    Pong,
+    Request,
+    TextMessage,
+)
+from wsproto.extensions import PerMessageDeflate
+
+from companion.web.socket_frames import SocketFrames
+
+SEEDS = range(40)
+TEXTS = 'ab, žluťoučký kůň, één 🎲 <form> "quoted" \\ \n'
+
+
+def connected(rng: random.Random, deflate: bool) -> tuple[WSConnection, WSConnection, WSConnection]:
+    """A phone's connection and two of the server's (one to be read by wsproto alone), all past the handshake.
+
+    The phone offers deflate as browsers do (with its own window sizes, at random); the server accepts it as
+    web/ws.py does, each message on its own."""
+    client, *servers = (
+        WSConnection(kind) for kind in (ConnectionType.CLIENT, ConnectionType.SERVER, ConnectionType.SERVER)
+    )
+    windows = {
+        name: rng.choice([None, rng.randint(9, 15)]) for name in ("client_max_window_bits", "server_max_window_bits")
+    }
+    offer = [PerMessageDeflate(**windows)] if deflate else []
+    request = client.send(Request(host="127.0.0.1", target="/t/ABC/ws", extensions=offer))
+    for server in servers:
+        server.receive_data(request)
+        assert isinstance(next(server.events()), Request)
+        accept = server.send(
+            AcceptConnection(
+                extensions=[PerMessageDeflate(server_no_context_takeover=True, client_no_context_takeover=True)]
+            )
+        )
+    client.receive_data(accept)
+    list(client.events())
+    return client, *servers
+
+
+LENGTHS = [0, 1, 2, 3, 4, 5, 60, 125, 126, 127, 200, 4095, 4096, 16_000]  # in at most 65,535 bytes: read here
+
+
+def random_text(rng: random.Random, lengths: list[int] = LENGTHS + [30_000, 65_535, 66_000]) -> str:
+    length = rng.choice(lengths)
+    return "".join(rng.choice(TEXTS) for _ in range(length))[:length]
+
+
+def masked_frame(rng: random.Random, first: int, payload: bytes, minimal: bool = True) -> bytes:
+    """A phone's frame written by hand, for what wsproto's client would never send."""
+    mask = rng.randbytes(4)
+    if len(payload) < 126 and minimal:
+        header = struct.pack("!BB", first, 0x80 | len(payload))
+    else:
+        header = struct.pack("!BBH", first, 0x80 | 126, len(payload))
+    return header + mask + bytes(byte ^ mask[at % 4] for at, byte in enumerate(payload))
+
+
+def phone_stream(rng: random.Random, client: WSConnection) -> bytes:
+    """A phone's frames: mostly the common ones, now and then anything else, perhaps ending in a close or a
+    malformed frame (after which wsproto reads nothing more)."""
+    stream = b""
+    kinds = ["text", "pong"] + ["fragments", "ping", "bytes"] * (rng.random() < 0.5)  # half of them common only
+    for _ in range(rng.randint(1, 12)):
+        kind = rng.choices(kinds, weights=[12, 3, 1, 1, 1][: len(kinds)])[0]
+        if kind == "text":
+            stream += client.send(TextMessage(data=random_text(rng)))
+        elif kind == "pong":
+            stream += client.send(Pong(payload=rng.randbytes(rng.randint(0, 20))))
+        elif kind == "fragments":
+            stream += client.send(TextMessage(data=random_text(rng), message_finished=False))
+            stream += client.send(TextMessage(data=random_text(rng)))
+        elif kind == "ping":
+            stream += client.send(Ping(payload=rng.randbytes(3)))
+        else:
+            stream += client.send(BytesMessage(data=rng.randbytes(rng.randint(0, 300))))
+    ending = rng.choice(["none", "close", "bad utf-8", "unmasked", "rsv2", "long-winded length", "compressed pong"])
+    if ending == "close":
+        stream += client.send(CloseConnection(code=1000))
+    elif ending == "bad utf-8":
+        stream += masked_frame(rng, 0x81, "žluť".encode()[:-1])
+    elif ending == "unmasked":
+        stream += struct.pack("!BB", 0x81, 2) + b"hi"
+    elif ending == "rsv2":
+        stream += masked_frame(rng, 0xA1, b"hi")
+    elif ending == "long-winded length":
+        stream += masked_frame(rng, 0x81, b"hi", minimal=False)
+    elif ending == "compressed pong":
+        stream += masked_frame(rng, 0xCA, b"")
+    return stream
+
+
+def messages(events: list) -> list[tuple]:
+    """Events as whole messages: wsproto hands a long frame over in parts as they arrive."""
+    whole, parts = [], []
+    for event in events:
+        if isinstance(event, Message):
+            parts.append(event.data)
+            if event.message_finished:
+                whole.append((type(event).__name__, type(parts[0])().join(parts)))
+                parts = []
+        elif isinstance(event, CloseConnection):
+            whole.append(("CloseConnection", event.code))
+        else:
+            whole.append((type(event).__name__, event.payload))
+    return whole
+
+
+@pytest.mark.parametrize("deflate", [False, True], ids=["plain", "deflate"])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_phones_frames_read_in_random_bites_give_wsprotos_messages(seed, deflate):
+    rng = random.Random(seed)
+    client, alone, server = connected(rng, deflate)
+    frames = SocketFrames(server)
+    stream = phone_stream(rng, client)
+    by_wsproto, by_frames = [], []
+    at = 0
+    while at < len(stream):
+        bite = stream[at : at + rng.choice([1, 2, 7, 100, 4096, 70_000])]
+        at += len(bite)
+        alone.receive_data(bite)
+        by_wsproto += alone.events()
+        frames.receive_data(bite)
+        by_frames += frames.events()
+    assert messages(by_frames) == messages(by_wsproto)
+
+
+def test_the_common_frames_never_reach_wsproto():
+    rng = random.Random(7)
+    for deflate in (False, True):
+        client, _alone, server = connected(rng, deflate)
+        frames = SocketFrames(server)
+        sent = [random_text(rng, LENGTHS) for _ in range(30)]
+        stream = b"".join(client.send(TextMessage(data=text)) for text in sent) + client.send(Pong(payload=b"1"))
+        frames.receive_data(stream)
+        assert messages(list(frames.events())) == [("TextMessage", text) for text in sent] + [("Pong", b"1")]
+        assert not frames.handed_over
+
+
+@pytest.mark.parametrize("deflate", [False, True], ids=["plain", "deflate"])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_servers_frames_are_wsprotos_byte_for_byte(seed, deflate):
+    rng = random.Random(seed)
+    client, alone, server = connected(rng, deflate)
+    frames = SocketFrames(server)
+    for _ in range(5):
+        text = random_text(rng)
+        written = frames.send(TextMessage(data=text))
+        assert written == alone.send(TextMessage(data=text))
+        client.receive_data(written)
+        assert messages(list(client.events())) == [("TextMessage", text)]
+    assert frames.send(Ping(payload=b"x")) == alone.send(Ping(payload=b"x"))  # anything else: wsproto's own
