@@ -1,8 +1,10 @@
 """Text from outside passes one boundary: what no store or page can keep is a clear 400, and the tables go on."""
 
 import pytest
+from flask import request
+from werkzeug.datastructures import MultiDict
 
-from companion.boundary import BadInput, parse_json_text
+from companion.boundary import BadInput, Form, form_from_json, parse_json_text
 from tests.platform.test_pages import csrf
 
 SURROGATE, NUL = r"\ud800", r"\u0000"
@@ -134,3 +136,27 @@ def test_a_good_socket_frame_comes_back_as_sent():
         "car": "red",
         "x": [1.5, {"y": None}],
     }
+
+
+@pytest.mark.parametrize(
+    ("name", "default", "kind"),
+    [
+        ("amount", None, None),
+        ("amount", 0, int),
+        ("note", "", None),
+        ("as", None, None),
+        ("as", 7, int),
+        ("note", 1, int),
+        ("empty", 5, None),
+    ],
+)
+def test_a_form_gets_a_field_as_werkzeugs_does(name, default, kind):
+    """Posted or sent over a socket: present or missing, with a type or one that fails, the same answer."""
+    fields = {"amount": ["12", "13"], "note": ["twelve"], "empty": []}
+    assert Form(fields).get(name, default, kind) == MultiDict(fields).get(name, default, kind)
+
+
+def test_a_posted_form_and_a_socket_form_are_one_kind(client):
+    with client.application.test_request_context("/", method="POST", data={"amount": "3"}):
+        assert isinstance(request.form, Form) and request.form.get("amount", type=int) == 3
+    assert isinstance(form_from_json({"amount": ["3"]}), Form)
