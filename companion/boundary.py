@@ -150,11 +150,22 @@ def form_from_json(value) -> Form:
 
     The value comes from parse_json_text, which has checked its names and texts as check_request_text checks a
     posted form's; what is left is its shape."""
-    if not isinstance(value, dict) or not all(
-        isinstance(values, list) and all(isinstance(item, str) for item in values) for values in value.values()
-    ):
+    if not _lists_of_text(value):
         raise BadInput(N_("Send a form as an object of lists of text."))
     return Form(value)
+
+
+def _lists_of_text(value) -> bool:
+    """Whether the value is an object of lists of text (in loops, not generators: it is asked on every tap)."""
+    if not isinstance(value, dict):
+        return False
+    for values in value.values():
+        if not isinstance(values, list):
+            return False
+        for item in values:
+            if not isinstance(item, str):
+                return False
+    return True
 
 
 def init_app(app: Flask) -> None:

@@ -98,7 +98,7 @@ class GroupCommit:
                 try:
                     self._append_batch(table, batch)
                 finally:
-                    self._decide(batch, busy())  # the store failed under a turn: nobody of the batch waits on
+                    self._tell_busy(batch)  # the store failed under a turn: nobody of the batch waits on
                 appended |= any(isinstance(each.outcome, Taken) and not each.outcome.repeat for each in batch)
         if appended:
             self.publish(table.record.code, table.seq)
@@ -124,7 +124,7 @@ class GroupCommit:
                 seen = table.seq
                 self._catch_up(table)
                 if table.seq == seen:  # nothing newer to read: retrying would only fail again
-                    self._decide(batch, busy())
+                    self._tell_busy(batch)
                     return
                 if self._commit(table, batch):
                     return
@@ -154,7 +154,7 @@ class GroupCommit:
                     maker.outcome = unavailable(error) if isinstance(error, StoreBusy) else error
                 for request in batch:
                     if request.outcome is None and not self._commit(table, [request]):
-                        self._decide([request], busy())
+                        self._tell_busy([request])
                 return True
         for request in batch:  # durable now: each answer is settled before folding in can trip over anything
             if request.outcome is None:
@@ -164,7 +164,11 @@ class GroupCommit:
         return True
 
     @staticmethod
-    def _decide(batch: list[Request], error: BaseException) -> None:
-        for request in batch:
-            if request.outcome is None:
+    def _tell_busy(batch: list[Request]) -> None:
+        """Answer each request of the batch not yet decided that the table is busy (made only then: an error, with
+        its message, on every commit cost more than a commit's own checks)."""
+        undecided = [request for request in batch if request.outcome is None]
+        if undecided:
+            error = busy()
+            for request in undecided:
                 request.outcome = error
