@@ -124,12 +124,20 @@ def messages(events: list) -> list[tuple]:
     return whole
 
 
-@pytest.mark.parametrize("deflate", [False, True], ids=["plain", "deflate"])
-@pytest.mark.parametrize("seed", SEEDS)
-def test_a_phones_frames_read_in_random_bites_give_wsprotos_messages(seed, deflate):
+@pytest.fixture(
+    params=[(seed, deflate) for deflate in (False, True) for seed in SEEDS],
+    ids=lambda param: f"{'deflate' if param[1] else 'plain'}-{param[0]}",
+)
+def phone(request) -> tuple[random.Random, WSConnection, WSConnection, SocketFrames]:
+    """A seeded random source, a phone's connection, and the server's: wsproto alone, and SocketFrames on wsproto."""
+    seed, deflate = request.param
     rng = random.Random(seed)
     client, alone, server = connected(rng, deflate)
-    frames = SocketFrames(server)
+    return rng, client, alone, SocketFrames(server)
+
+
+def test_a_phones_frames_read_in_random_bites_give_wsprotos_messages(phone):
+    rng, client, alone, frames = phone
     stream = phone_stream(rng, client)
     by_wsproto, by_frames = [], []
     at = 0
@@ -155,12 +163,8 @@ def test_the_common_frames_never_reach_wsproto():
         assert not frames.handed_over
 
 
-@pytest.mark.parametrize("deflate", [False, True], ids=["plain", "deflate"])
-@pytest.mark.parametrize("seed", SEEDS)
-def test_the_servers_frames_are_wsprotos_byte_for_byte(seed, deflate):
-    rng = random.Random(seed)
-    client, alone, server = connected(rng, deflate)
-    frames = SocketFrames(server)
+def test_the_servers_frames_are_wsprotos_byte_for_byte(phone):
+    rng, client, alone, frames = phone
     for _ in range(5):
         text = random_text(rng)
         written = frames.send(TextMessage(data=text))
