@@ -34,7 +34,7 @@ class SocketFrames:
     def __init__(self, connection: WSConnection):
         self._connection = connection
         # permessage-deflate as negotiated (web/ws.py: without context takeover, each message deflated on its own)
-        self._deflate = next(
+        self._deflate: PerMessageDeflate | None = next(
             (
                 extension
                 for extension in connection.connection._proto.extensions  # noqa: SLF001 - wsproto names no other way
@@ -42,6 +42,8 @@ class SocketFrames:
             ),
             None,
         )
+        # A phone's message is inflated here only if it was deflated on its own; else wsproto keeps the context.
+        self._inflate_each = bool(self._deflate and self._deflate.client_no_context_takeover)
         self._unread = bytearray()
         self._read: list[Event] = []
         self.handed_over = False  # the rest of the stream is wsproto's
@@ -90,7 +92,7 @@ class SocketFrames:
             and length <= LONGEST_READ_HERE
             and (
                 first == FIN | TEXT
-                or (first == FIN | COMPRESSED | TEXT and self._deflate)
+                or (first == FIN | COMPRESSED | TEXT and self._inflate_each)
                 or (first == FIN | PONG and length <= 125)
             )
         )

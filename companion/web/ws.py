@@ -18,7 +18,6 @@ import time
 from dataclasses import InitVar, dataclass, field
 
 import flask_sock
-import simple_websocket
 import simple_websocket.ws
 from flask import Blueprint, Flask, abort, current_app, render_template, request
 from flask_babel import get_locale

@@ -30,11 +30,12 @@ SEEDS = range(40)
 TEXTS = 'ab, žluťoučký kůň, één 🎲 <form> "quoted" \\ \n'
 
 
-def connected(rng: random.Random, deflate: bool) -> tuple[WSConnection, WSConnection, WSConnection]:
+def connected(rng: random.Random, deflate: str) -> tuple[WSConnection, WSConnection, WSConnection]:
     """A phone's connection and two of the server's (one to be read by wsproto alone), all past the handshake.
 
-    The phone offers deflate as browsers do (with its own window sizes, at random); the server accepts it as
-    web/ws.py does, each message on its own."""
+    deflate "each": the phone offers deflate as browsers do (with its own window sizes, at random), and the server
+    accepts it as web/ws.py does, each message on its own; "context": the phone may deflate a message with the ones
+    before (were web/ws.py ever to allow it); "": no deflate."""
     client, *servers = (
         WSConnection(kind) for kind in (ConnectionType.CLIENT, ConnectionType.SERVER, ConnectionType.SERVER)
     )
@@ -42,13 +43,14 @@ def connected(rng: random.Random, deflate: bool) -> tuple[WSConnection, WSConnec
         name: rng.choice([None, rng.randint(9, 15)]) for name in ("client_max_window_bits", "server_max_window_bits")
     }
     offer = [PerMessageDeflate(**windows)] if deflate else []
+    each = deflate == "each"
     request = client.send(Request(host="127.0.0.1", target="/t/ABC/ws", extensions=offer))
     for server in servers:
         server.receive_data(request)
         assert isinstance(next(server.events()), Request)
         accept = server.send(
             AcceptConnection(
-                extensions=[PerMessageDeflate(server_no_context_takeover=True, client_no_context_takeover=True)]
+                extensions=[PerMessageDeflate(server_no_context_takeover=True, client_no_context_takeover=each)]
             )
         )
     client.receive_data(accept)
@@ -125,8 +127,8 @@ def messages(events: list) -> list[tuple]:
 
 
 @pytest.fixture(
-    params=[(seed, deflate) for deflate in (False, True) for seed in SEEDS],
-    ids=lambda param: f"{'deflate' if param[1] else 'plain'}-{param[0]}",
+    params=[(seed, deflate) for deflate in ("", "each", "context") for seed in SEEDS],
+    ids=lambda param: f"{param[1] or 'plain'}-{param[0]}",
 )
 def phone(request) -> tuple[random.Random, WSConnection, WSConnection, SocketFrames]:
     """A seeded random source, a phone's connection, and the server's: wsproto alone, and SocketFrames on wsproto."""
@@ -153,7 +155,7 @@ def test_a_phones_frames_read_in_random_bites_give_wsprotos_messages(phone):
 
 def test_the_common_frames_never_reach_wsproto():
     rng = random.Random(7)
-    for deflate in (False, True):
+    for deflate in ("", "each"):
         client, _alone, server = connected(rng, deflate)
         frames = SocketFrames(server)
         sent = [random_text(rng, LENGTHS) for _ in range(30)]
