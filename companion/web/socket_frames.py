@@ -33,11 +33,14 @@ class SocketFrames:
 
     def __init__(self, connection: WSConnection):
         self._connection = connection
+        # The negotiated extensions: wsproto names them nowhere else. One that keeps them elsewhere reads and writes
+        # every frame itself, as before SocketFrames.
+        extensions = getattr(getattr(connection.connection, "_proto", None), "extensions", None)
         # permessage-deflate as negotiated (web/ws.py: without context takeover, each message deflated on its own)
         self._deflate: PerMessageDeflate | None = next(
             (
                 extension
-                for extension in connection.connection._proto.extensions  # noqa: SLF001 - wsproto names no other way
+                for extension in extensions or ()
                 if isinstance(extension, PerMessageDeflate) and extension.enabled()
             ),
             None,
@@ -46,7 +49,7 @@ class SocketFrames:
         self._inflate_each = bool(self._deflate and self._deflate.client_no_context_takeover)
         self._unread = bytearray()
         self._read: list[Event] = []
-        self.handed_over = False  # the rest of the stream is wsproto's
+        self.handed_over = extensions is None  # the rest of the stream, both ways, is wsproto's
 
     @property
     def state(self) -> ConnectionState:
@@ -70,7 +73,12 @@ class SocketFrames:
             yield from self._connection.events()
 
     def send(self, event: Event) -> bytes:
-        if type(event) is TextMessage and event.message_finished and self.state is ConnectionState.OPEN:
+        if (
+            not self.handed_over
+            and type(event) is TextMessage
+            and event.message_finished
+            and self.state is ConnectionState.OPEN
+        ):
             return self._text_frame(event.data)
         return self._connection.send(event)
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 import struct
+from typing import NamedTuple
 
 import pytest
-from wsproto import ConnectionType, WSConnection
+from wsproto import ConnectionState, ConnectionType, WSConnection
 from wsproto.events import (
     AcceptConnection,
     BytesMessage,
@@ -110,6 +111,16 @@ def phone_stream(rng: random.Random, client: WSConnection) -> bytes:
     return stream
 
 
+class Phone(NamedTuple):
+    """A seeded random source, a phone's connection, and two of the server's: one to be read by wsproto alone, one
+    to be put behind SocketFrames."""
+
+    rng: random.Random
+    client: WSConnection
+    alone: WSConnection
+    server: WSConnection
+
+
 def messages(events: list) -> list[tuple]:
     """Events as whole messages: wsproto hands a long frame over in parts as they arrive."""
     whole, parts = [], []
@@ -130,16 +141,14 @@ def messages(events: list) -> list[tuple]:
     params=[(seed, deflate) for deflate in ("", "each", "context") for seed in SEEDS],
     ids=lambda param: f"{param[1] or 'plain'}-{param[0]}",
 )
-def phone(request) -> tuple[random.Random, WSConnection, WSConnection, SocketFrames]:
-    """A seeded random source, a phone's connection, and the server's: wsproto alone, and SocketFrames on wsproto."""
+def phone(request) -> Phone:
     seed, deflate = request.param
     rng = random.Random(seed)
-    client, alone, server = connected(rng, deflate)
-    return rng, client, alone, SocketFrames(server)
+    return Phone(rng, *connected(rng, deflate))
 
 
 def test_a_phones_frames_read_in_random_bites_give_wsprotos_messages(phone):
-    rng, client, alone, frames = phone
+    rng, client, alone, frames = phone.rng, phone.client, phone.alone, SocketFrames(phone.server)
     stream = phone_stream(rng, client)
     by_wsproto, by_frames = [], []
     at = 0
@@ -166,7 +175,7 @@ def test_the_common_frames_never_reach_wsproto():
 
 
 def test_the_servers_frames_are_wsprotos_byte_for_byte(phone):
-    rng, client, alone, frames = phone
+    rng, client, alone, frames = phone.rng, phone.client, phone.alone, SocketFrames(phone.server)
     for _ in range(5):
         text = random_text(rng)
         written = frames.send(TextMessage(data=text))
@@ -174,3 +183,26 @@ def test_the_servers_frames_are_wsprotos_byte_for_byte(phone):
         client.receive_data(written)
         assert messages(list(client.events())) == [("TextMessage", text)]
     assert frames.send(Ping(payload=b"x")) == alone.send(Ping(payload=b"x"))  # anything else: wsproto's own
+
+
+class ExtensionsElsewhere:
+    """A wsproto connection that names its negotiated extensions where SocketFrames does not look."""
+
+    def __init__(self, connection: WSConnection):
+        self._real = connection
+        self.connection = object()
+
+    def __getattr__(self, name: str):
+        return getattr(self._real, name)
+
+
+def test_a_wsproto_that_keeps_its_extensions_elsewhere_reads_and_writes_every_frame(phone):
+    rng, client, alone, frames = phone.rng, phone.client, phone.alone, SocketFrames(ExtensionsElsewhere(phone.server))
+    assert frames.handed_over
+    stream = phone_stream(rng, client)
+    alone.receive_data(stream)
+    frames.receive_data(stream)
+    assert messages(list(frames.events())) == messages(list(alone.events()))
+    text = random_text(rng)
+    if alone.state is ConnectionState.OPEN:
+        assert frames.send(TextMessage(data=text)) == alone.send(TextMessage(data=text))
