@@ -2,10 +2,11 @@
 
 wsproto parses and builds each frame in general Python, and at 200 busy tables that was a sixth of the server's
 thread (bench/RESULTS.md). What a page sends is nearly always a whole message in one frame: its form or "ping" as
-text, compressed or not, and the pong to the server's ping. Those are read here, and every text message the server
-sends is written here. The first frame of any other kind (a fragment, a close, a ping, a binary message, a long
-one, anything malformed) and all that follows it go to wsproto, which has seen nothing before that frame and so
-reads on from the start of a message, answering and refusing exactly as it always did.
+text, plain or deflated on its own, and the pong to the server's ping. Those are read here, and every text message
+the server sends is written here. The first frame of any other kind (a fragment, a close, a ping, a binary message,
+a long one, anything malformed) and all that follows it go to wsproto, which has seen nothing before that frame and
+so reads on from the start of a message, answering and refusing exactly as it always did; from then on it writes
+the socket's frames too.
 """
 
 from __future__ import annotations
