@@ -26,6 +26,51 @@ LONGEST_READ_HERE = 65535  # a longer frame (a 64-bit length) is wsproto's
 DEFLATE_TAIL = b"\x00\x00\xff\xff"  # what a sender strips off a deflated message's end (RFC 7692)
 
 
+class OneMessageDeflate(PerMessageDeflate):
+    """permessage-deflate as pages get it: each message deflated on its own (zlib's memory lives for one message, not
+    for the page's whole life) and inflated only up to `largest` bytes.
+
+    A 65 KB frame of deflated zeros inflates to 67 MB, in 190 ms of the server's one thread: unbounded, one phone
+    could hold up every table. A message that would inflate further is refused as wsproto refuses a bad deflate stream
+    (the socket is closed with 1007), having cost at most `largest` bytes.
+    """
+
+    def __init__(self, largest: int):
+        super().__init__(client_no_context_takeover=True, server_no_context_takeover=True)
+        self.largest = largest
+
+    def inflater(self) -> BoundedInflate:
+        """A fresh inflater for one message."""
+        return BoundedInflate(zlib.decompressobj(-self.client_max_window_bits), self.largest)
+
+    def frame_inbound_header(self, proto, opcode, rsv, payload_length):
+        answer = super().frame_inbound_header(proto, opcode, rsv, payload_length)
+        # wsproto makes the message's inflater here (under a name of its own): this one counts what it gives.
+        if getattr(self, "_decompressor", None) is not None and not isinstance(self._decompressor, BoundedInflate):
+            self._decompressor = self.inflater()
+        return answer
+
+
+class BoundedInflate:
+    """zlib's inflater of one message, raising zlib.error (as a bad stream does) past `largest` bytes of output."""
+
+    def __init__(self, inflate, largest: int):
+        self._inflate = inflate
+        self._left = largest
+
+    def decompress(self, data: bytes) -> bytes:
+        return self._counted(self._inflate.decompress(data, self._left + 1))
+
+    def flush(self) -> bytes:
+        return self._counted(self._inflate.flush())  # what zlib holds back: the input is all taken by now
+
+    def _counted(self, out: bytes) -> bytes:
+        self._left -= len(out)
+        if self._left < 0:
+            raise zlib.error("the message inflates past the largest a page may send")
+        return out
+
+
 class SocketFrames:
     """The socket's wsproto connection (after its handshake), with the common frames read and written here.
 
@@ -46,8 +91,9 @@ class SocketFrames:
             ),
             None,
         )
-        # A phone's message is inflated here only if it was deflated on its own; else wsproto keeps the context.
-        self._inflate_each = bool(self._deflate and self._deflate.client_no_context_takeover)
+        # A phone's message is inflated here only if it was deflated on its own, and only as far as the extension
+        # lets wsproto inflate one; else wsproto keeps the context.
+        self._inflate_each = isinstance(self._deflate, OneMessageDeflate) and self._deflate.client_no_context_takeover
         self._unread = bytearray()
         self._read: list[Event] = []
         self.handed_over = extensions is None  # the rest of the stream, both ways, is wsproto's
@@ -123,7 +169,7 @@ class SocketFrames:
 
     def _text(self, payload: bytes, compressed: bool) -> str:
         if compressed:
-            inflate = zlib.decompressobj(-self._deflate.client_max_window_bits)
+            inflate = self._deflate.inflater()
             payload = inflate.decompress(payload + DEFLATE_TAIL) + inflate.flush()
         return payload.decode()
 

@@ -23,10 +23,9 @@ from flask import Blueprint, Flask, abort, current_app, render_template, request
 from flask_babel import get_locale
 from flask_sock import ConnectionClosed, Sock
 from wsproto.events import Ping, TextMessage
-from wsproto.extensions import PerMessageDeflate
 from wsproto.frame_protocol import CloseReason
 
-from companion.boundary import form_from_json, parse_json_text
+from companion.boundary import MAX_BODY, form_from_json, parse_json_text
 from companion.forms import action_from_json, optional_int, optional_str
 from companion.games.base import HOST, N_
 from companion.tables import TableError, Tables, Unauthorized, token_hash
@@ -48,7 +47,7 @@ from companion.web.common import (
     token_actor,
 )
 from companion.web.render_worker import send_whole
-from companion.web.socket_frames import SocketFrames
+from companion.web.socket_frames import OneMessageDeflate, SocketFrames
 
 sock = Sock()
 bp = Blueprint("ws", __name__)
@@ -56,10 +55,9 @@ bp = Blueprint("ws", __name__)
 # Browsers offer permessage-deflate, and simple-websocket accepts it with a compressor and a decompressor kept for the
 # socket's whole life: about 150 KB per open page, 1,550 instead of 474 MB for the 7,000 pages of 1,000 tables
 # (bench/RESULTS.md). Without context takeover each message is compressed on its own and zlib's memory is freed after
-# it; a frame still goes out at a sixth to a half of its size. simple-websocket names the extension only here.
-simple_websocket.ws.PerMessageDeflate = functools.partial(
-    PerMessageDeflate, server_no_context_takeover=True, client_no_context_takeover=True
-)
+# it; a frame still goes out at a sixth to a half of its size. No message inflates past the largest a page may send.
+# simple-websocket names the extension only here.
+simple_websocket.ws.PerMessageDeflate = functools.partial(OneMessageDeflate, MAX_BODY)
 
 
 class PageServer(simple_websocket.Server):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 import struct
+import tracemalloc
+import zlib
 from typing import NamedTuple
 
 import pytest
@@ -25,9 +27,10 @@ from wsproto.events import (
 )
 from wsproto.extensions import PerMessageDeflate
 
-from companion.web.socket_frames import SocketFrames
+from companion.web.socket_frames import OneMessageDeflate, SocketFrames
 
 SEEDS = range(40)
+LARGEST = 50_000  # bytes a message may inflate to: fewer than the longest texts below, so that some are refused
 TEXTS = 'ab, žluťoučký kůň, één 🎲 <form> "quoted" \\ \n'
 
 
@@ -35,8 +38,8 @@ def connected(rng: random.Random, deflate: str) -> tuple[WSConnection, WSConnect
     """A phone's connection and two of the server's (one to be read by wsproto alone), all past the handshake.
 
     deflate "each": the phone offers deflate as browsers do (with its own window sizes, at random), and the server
-    accepts it as web/ws.py does, each message on its own; "context": the phone may deflate a message with the ones
-    before (were web/ws.py ever to allow it); "": no deflate."""
+    accepts it as web/ws.py does, each message on its own and inflated up to LARGEST bytes; "context": the phone may
+    deflate a message with the ones before (were web/ws.py ever to allow it); "": no deflate."""
     client, *servers = (
         WSConnection(kind) for kind in (ConnectionType.CLIENT, ConnectionType.SERVER, ConnectionType.SERVER)
     )
@@ -44,16 +47,13 @@ def connected(rng: random.Random, deflate: str) -> tuple[WSConnection, WSConnect
         name: rng.choice([None, rng.randint(9, 15)]) for name in ("client_max_window_bits", "server_max_window_bits")
     }
     offer = [PerMessageDeflate(**windows)] if deflate else []
-    each = deflate == "each"
     request = client.send(Request(host="127.0.0.1", target="/t/ABC/ws", extensions=offer))
     for server in servers:
         server.receive_data(request)
         assert isinstance(next(server.events()), Request)
-        accept = server.send(
-            AcceptConnection(
-                extensions=[PerMessageDeflate(server_no_context_takeover=True, client_no_context_takeover=each)]
-            )
-        )
+        each, context = OneMessageDeflate(LARGEST), PerMessageDeflate(server_no_context_takeover=True)
+        accepted = each if deflate == "each" else context
+        accept = server.send(AcceptConnection(extensions=[accepted]))
     client.receive_data(accept)
     list(client.events())
     return client, *servers
@@ -206,3 +206,30 @@ def test_a_wsproto_that_keeps_its_extensions_elsewhere_reads_and_writes_every_fr
     text = random_text(rng)
     if alone.state is ConnectionState.OPEN:
         assert frames.send(TextMessage(data=text)) == alone.send(TextMessage(data=text))
+
+
+def zeros_deflated(length: int) -> bytes:
+    """A message of `length` zero bytes as a phone would deflate it: a few KB on the wire."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return (deflate.compress(bytes(length)) + deflate.flush(zlib.Z_SYNC_FLUSH))[:-4]
+
+
+@pytest.mark.parametrize("frames", [1, 8], ids=["one frame, read here", "fragments, read by wsproto"])
+def test_a_deflated_message_that_would_inflate_past_the_largest_is_refused_having_cost_little(frames):
+    """67 MB of zeros fit a 65 KB frame: inflated whole, one phone could hold up every table for a fifth of a second a
+    message. Read here or by wsproto, it is refused as a bad stream (1007) with at most LARGEST bytes inflated."""
+    _client, _alone, server = connected(random.Random(1), "each")
+    frames_read = SocketFrames(server)
+    payload = zeros_deflated(67_000_000)
+    parts = [payload[at : at + len(payload) // frames + 1] for at in range(0, len(payload), len(payload) // frames + 1)]
+    stream = b"".join(
+        masked_frame(random.Random(at), (0x80 if at == len(parts) - 1 else 0) | (0x41 if at == 0 else 0), part)
+        for at, part in enumerate(parts)
+    )
+    tracemalloc.start()
+    frames_read.receive_data(stream)
+    events = list(frames_read.events())
+    _size, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert messages(events) == [("CloseConnection", 1007)]
+    assert peak < 1_000_000  # the frame's few copies on the way, not the 67 MB
