@@ -132,15 +132,16 @@ class PageSocket(PageView):
             self.ws.sock.shutdown(socket.SHUT_RDWR)  # the stuck send fails and the reader sees the end
 
     def send(self, frame: str) -> None:
-        self._sending(self._send_whole, frame)
+        self._sending(self._write, TextMessage(data=frame))
 
-    def _send_whole(self, frame: str) -> None:
-        """simple-websocket's own send writes once, and under gevent a write takes only what the kernel has room for:
-        the rest of a frame bigger than that was lost, and the phone's stream garbled. (Its reader writes on its own
-        only to answer a ping, which browsers never send, or a close, after which the stream ends anyway.)"""
+    def _write(self, event) -> None:
+        """The event's frame, whole. simple-websocket's own send writes once, and under gevent a write takes only what
+        the kernel has room for: the rest of a frame bigger than that was lost, and the phone's stream garbled. (Its
+        reader writes on its own only to answer a ping, which browsers never send, or a close, after which the stream
+        ends anyway.)"""
         if not self.ws.connected:
             raise ConnectionClosed(self.ws.close_reason, self.ws.close_message)
-        send_whole(self.ws.sock, self.ws.ws.send(TextMessage(data=frame)))
+        send_whole(self.ws.sock, self.ws.ws.send(event))
 
     def answer(self, answer: dict) -> None:
         """The answer to a form this page sent over the socket. When the action woke the page, it goes in one
@@ -177,7 +178,7 @@ class PageSocket(PageView):
             self._sending(self.ws.close, CloseReason.POLICY_VIOLATION, "Ping/Pong timeout")
             return
         self.ws.pong_received = False
-        self._sending(self.ws.sock.send, self.ws.ws.send(Ping()))
+        self._sending(self._write, Ping())
 
     def catch_up(self, hub, code: str) -> bool:
         """Send the newest view if the page is behind; False when the page may no longer see the table."""
