@@ -29,9 +29,8 @@ import struct
 import zlib
 
 import gevent
-import simple_websocket
 
-from companion.web.ws import PageSocket
+from companion.web.ws import PageServer, PageSocket
 
 deflate = sys.argv[1] == "deflate"
 rng = random.Random(20)
@@ -48,7 +47,7 @@ environ = {
 if deflate:
     environ["HTTP_SEC_WEBSOCKET_EXTENSIONS"] = "permessage-deflate; client_max_window_bits"
 page = PageSocket(
-    None, None, False, "en", "http://table.local/", True, ws=simple_websocket.Server(environ), ping_interval=60
+    None, None, False, "en", "http://table.local/", True, ws=PageServer(environ), ping_interval=60
 )
 sizes = [0, 1, 125, 126, 127, 65535, 65536, 65537] + [rng.randint(1, 300_000) for _ in range(12)]
 rng.shuffle(sizes)
