@@ -2,6 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# setuptools says on every editable install of a package that is not under src/ that folders named like it may take
+# precedence: true of any checkout, nothing to act on, so it is not printed.
+EDITABLE := PYTHONWARNINGS="ignore:Editable installation:UserWarning" $(BIN)/pip install -q -e
 
 .PHONY: run test lint translations bench-smoke
 
@@ -9,12 +12,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-$(VENV)/.run: $(BIN)/python pyproject.toml setup.py
-	$(BIN)/pip install -q -e .
+$(VENV)/.run: $(BIN)/python pyproject.toml
+	$(EDITABLE) .
 	touch $@
 
 $(VENV)/.test: $(VENV)/.run
-	$(BIN)/pip install -q -e '.[test]'
+	$(EDITABLE) '.[test]'
 	touch $@
 
 run: $(VENV)/.run
