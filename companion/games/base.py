@@ -8,6 +8,7 @@ that it can be snapshotted and exported; `apply` must not mutate its input.
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -28,6 +29,20 @@ def N_(msgid: str) -> str:
 def msg(msgid: str, **args: Any) -> Msg:
     """A message to be translated where it is shown, with %(name)s arguments."""
     return {"msg": msgid, "args": args}
+
+
+class Refusal(enum.Enum):
+    """How a refusal is answered (web/ gives each its HTTP status); a game declares one of the first four for a code
+    of its own (`Game.refusals`), the others are the platform's."""
+
+    ILLEGAL = "illegal"  # the rules do not allow it now: every code a game does not declare
+    FORBIDDEN = "forbidden"  # this seat may never do it
+    NOT_FOUND = "not_found"  # what it names is not at the table
+    CONFLICT = "conflict"  # the table has moved past the moment it was meant for
+    BAD_REQUEST = "bad_request"
+    UNAUTHORIZED = "unauthorized"
+    TOO_MANY = "too_many"
+    UNAVAILABLE = "unavailable"
 
 
 class RuleError(ValueError):
@@ -117,6 +132,8 @@ class Game:
     # phone last saw the table (sealed bids, detective moves): they are only
     # re-validated. Any other action sent from an outdated view is refused.
     concurrent: frozenset[str] = frozenset()
+    # A RuleError's code -> how it is answered, for the codes that are not Refusal.ILLEGAL.
+    refusals: Mapping[str, Refusal] = {}
 
     def moment(self, state: dict) -> object:
         """What a concurrent action's meaning is tied to: the round, the car on auction.

@@ -72,7 +72,7 @@ class Tables(SeatBook, GroupCommit):
             game.seats(options)
             game.setup(options, Rng(seed, 0))
         except RuleError as error:
-            raise Refused(error) from error
+            raise Refused(error, game) from error
         now = self.clock()
         for _attempt in range(20):
             code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
@@ -176,7 +176,7 @@ class Tables(SeatBook, GroupCommit):
         try:
             return draft.apply(event)
         except RuleError as error:
-            raise Refused(error) from error
+            raise Refused(error, draft.game) from error
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
             # A game that trips over an action its schema let through: the table must go on.
             log.exception("%s could not apply %r", draft.game.id, event.payload)
@@ -199,7 +199,7 @@ class Tables(SeatBook, GroupCommit):
             try:
                 table.state_after_undo()
             except RuleError as error:
-                raise Refused(error) from error
+                raise Refused(error, table.game) from error
             return Event(table.seq + 1, "undo", HOST, {"undoes": undone_seq}, client_action_id, self.clock()), None
 
         return self.record(table, Request(HOST, client_action_id, prepare, is_undo=True))

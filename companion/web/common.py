@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from companion import i18n, play
 from companion.forms import action_from_form, optional_str
-from companion.games.base import HOST, N_, Game
+from companion.games.base import HOST, N_, Game, Refusal
 from companion.tables import (
     Conflict,
     FoldedTable,
@@ -365,26 +365,22 @@ def table_record(code: str) -> dict:
     }
 
 
-# The README's error table, by the refusal's code: a game's refusal because the table moved on is a 409 `stale`,
-# one because the seat may not do this at all is a 403; every other refusal of the rules is a 422.
-STATUS_OF_CODE = {
-    "bad_request": 400,
-    "unauthorized": 401,
-    "forbidden": 403,
-    "not_your_seat": 403,
-    "not_your_mouse": 403,
-    "not_found": 404,
-    "conflict": 409,
-    "stale": 409,
-    "no_such_seat": 422,
-    "too_many_requests": 429,
-    "unavailable": 503,
+# The README's error table, by the kind of refusal (a game's own refusals are the kinds its Game.refusals declare).
+STATUS_OF_REFUSAL = {
+    Refusal.BAD_REQUEST: 400,
+    Refusal.UNAUTHORIZED: 401,
+    Refusal.FORBIDDEN: 403,
+    Refusal.NOT_FOUND: 404,
+    Refusal.CONFLICT: 409,
+    Refusal.ILLEGAL: 422,
+    Refusal.TOO_MANY: 429,
+    Refusal.UNAVAILABLE: 503,
 }
 
 
 def answer_status(error: TableError) -> int:
     """The HTTP status that answers a refusal."""
-    return STATUS_OF_CODE.get(error.code, 422)
+    return STATUS_OF_REFUSAL[error.refusal]
 
 
 def sent_snapshot(snapshot: dict) -> dict:

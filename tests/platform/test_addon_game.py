@@ -12,8 +12,10 @@ import pytest
 
 from companion.games import home
 from companion.web.app import create_app
+from tests import http
+from tests.conftest import ServerProcess
 from tests.dice_tower import game as dice_tower
-from tests.pages import Device, open_table, visible_text
+from tests.pages import Device, api, open_table, visible_text
 
 ADDON = "tests.dice_tower"
 
@@ -38,6 +40,30 @@ def test_an_add_on_plays_on_its_own_screens_in_its_own_language_with_its_own_sty
     assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     answer.close()
     assert app.test_client().get("/static/games/no-such-game/style.css").status_code == 404
+
+
+def test_an_add_ons_own_refusal_is_answered_as_it_declares_by_the_api_a_posted_form_and_a_sockets_form(app, tmp_path):
+    """web/ knows no game's codes: the tower declares that only its keeper may ever tip it, so another seat gets a
+    403 wherever its tip comes from."""
+    code, tokens = open_table(app.test_client(), "dice-tower", {"players": 2}, ("Anna", "Bea"))
+    refused = app.test_client().post(
+        f"/api/tables/{code}/actions", json={"type": "tip"}, headers={"Authorization": f"Bearer {tokens['player-2']}"}
+    )
+    assert refused.status_code == 403 and refused.json["error"]["code"] == "not_the_keeper"
+    notice = Device.of(app, code, tokens, "player-2", lang="cs").submit("tip", "Převrhnout věž", expect=403)
+    assert "Věž smí převrhnout jen její strážce." in notice
+    api(app.test_client(), code, tokens["player-1"], type="drop")
+    assert api(app.test_client(), code, tokens["player-1"], type="tip")["rolls"] == []  # the keeper may
+
+    server = ServerProcess(tmp_path / "server", env={"COMPANION_EXTRA_GAMES": ADDON}).start()
+    try:
+        table = http.open_table(server.url, "dice-tower", {"players": 2}, ("player-1", "player-2"))
+        page = http.socket(server.url, table["code"], table["player-2"], query="view=seat&since=0")
+        answer, _frame = http.send_form(page, type="tip", client_action_id="tip-1")
+        assert answer["status"] == 403 and "Only the keeper of the tower may tip it over." in answer["notice"]
+        page.close()
+    finally:
+        server.stop()
 
 
 def test_a_game_in_a_lone_module_brings_no_files_from_the_folder_it_happens_to_lie_in(tmp_path, monkeypatch):

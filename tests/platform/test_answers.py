@@ -36,6 +36,19 @@ def test_an_action_the_seat_may_not_take_at_all_is_a_403(client, auction):
     assert answer.get_json()["error"]["code"] == "not_your_seat"
 
 
+def test_a_move_on_another_players_mouse_is_a_403_as_mice_and_mystics_declares(client):
+    created = client.post("/api/tables", json={"game": "mice-and-mystics", "options": {"players": 2}}).get_json()
+    code, host = created["code"], bearer(created["host_token"])
+    token = client.post(f"/api/tables/{code}/seats", json={"seat": "player-2", "name": "Bea"}).get_json()["token"]
+    collin = {"type": "add_mouse", "hero": "collin", "life": 5, "seat": "player-1"}
+    assert client.post(f"/api/tables/{code}/actions", json=collin, headers=host).status_code == 200
+    answer = client.post(
+        f"/api/tables/{code}/actions", json={"type": "remove_mouse", "mouse": "collin"}, headers=bearer(token)
+    )
+    assert answer.status_code == 403
+    assert answer.get_json()["error"]["code"] == "not_your_mouse"
+
+
 @pytest.mark.parametrize("method, path", [("delete", "/api/tables"), ("put", "/"), ("get", "/tables")])
 def test_a_405_says_which_methods_are_allowed(client, method, path):
     answer = getattr(client, method)(path)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from companion.games.base import HOST, N_, Game, Move, Option, RuleError, SeatSpec, msg
+from companion.games.base import HOST, N_, Game, Move, Option, Refusal, RuleError, SeatSpec, msg
 
 from . import auction, race
 from .cards import BOARDS, CARS, POWERS, car_name
@@ -123,6 +123,9 @@ class Downforce(Game):
     )
     moves = MOVES
     concurrent = frozenset({"bid", "forced_bid", "keep_power", "bet"})
+    # Not a player of this table, or a sealed action of another: never this seat's. A bid or bet for an auction or a
+    # betting round that is over: the table has moved past it.
+    refusals = {"not_your_seat": Refusal.FORBIDDEN, "stale": Refusal.CONFLICT}
 
     def moment(self, state):
         auction = state["auction"]

@@ -9,7 +9,7 @@ from .names import (
     PARTY_ITEMS,
     seat_label,
 )
-from .seats import own_mouse, seat_ids
+from .seats import REFUSALS, own_mouse, seat_ids
 from .story import ENDED, PLAYING, SETUP, WON
 
 SETUP_ONLY, IN_PLAY, BEFORE_THE_END, ANY_TIME = (SETUP,), (PLAYING,), (SETUP, PLAYING), (SETUP, PLAYING, *ENDED)
@@ -96,6 +96,7 @@ class MiceAndMystics(Game):
     )
     moves = MOVES
     concurrent = frozenset({"add_cheese", "mouse_cheese", "roll_dice"})
+    refusals = REFUSALS
 
     def seats(self, options: dict) -> list[SeatSpec]:
         return [SeatSpec(seat, seat_label(seat)) for seat in seat_ids(options)]

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from companion.games.base import HOST, N_, RuleError
+from companion.games.base import HOST, N_, Refusal, RuleError
 
 from .names import (
     find_mouse,
     mouse_label,
 )
+
+# A move on another player's mouse, or a mouse handed on by anyone but the host: this seat may never make it.
+REFUSALS = {"not_your_mouse": Refusal.FORBIDDEN, "not_your_seat": Refusal.FORBIDDEN}
 
 
 def seat_ids(options: dict) -> list[str]:
