@@ -1,5 +1,5 @@
-// Table Companion: live updates over a WebSocket (polling when there is none),
-// one-time action ids, vibration on your turn, wake lock and the service worker.
+// Table Companion: live updates over a WebSocket (polling when there is none), one-time action ids, what a push
+// tells screen readers, vibration on your turn, wake lock and the service worker.
 (function () {
   "use strict";
 
@@ -99,12 +99,16 @@
     });
   }
 
-  // A pushed frame replaces #live by hand: htmx.swap first fires two cleanup events for every one of the
-  // fragment's hundreds of elements, the longest task of a page's load when a frame came right after it.
   function applyFrame(html) {
     var parsed = document.createElement("template");
     parsed.innerHTML = html;
-    var fresh = parsed.content.getElementById("live");
+    putInPlace(parsed.content.getElementById("live"));
+  }
+
+  // A fresh live part, pushed or the answer to a tap, replaces #live by hand: htmx.swap first fires two cleanup events
+  // for every one of the fragment's hundreds of elements, the longest task of a page's load when a frame came right
+  // after it.
+  function putInPlace(fresh) {
     var live = document.getElementById("live");
     if (!fresh || !live) { return; }
     fresh.removeAttribute("hx-swap-oob"); // only an answer to a tap needs it
@@ -115,7 +119,7 @@
     if (parseInt(fresh.dataset.seq, 10) < liveSeq()) { return; }
     // A notice speaks of the state it was given in ("Not your turn"): once the table has moved on, it is stale.
     if (parseInt(fresh.dataset.seq, 10) > liveSeq()) { document.getElementById("notice").replaceChildren(); }
-    var wasMyTurn = yourTurn();
+    var before = { seq: liveSeq(), yourTurn: yourTurn(), banner: bannerText() };
     var typed = typedValues();
     var open = openSections(fresh.dataset.seq === live.dataset.seq);
     var focused = live.contains(document.activeElement) ? focusOf(document.activeElement) : null;
@@ -124,8 +128,40 @@
     restoreTyped(typed);
     reopen(open);
     if (focused) { focused.restore(); }
-    if (!wasMyTurn && yourTurn() && navigator.vibrate) { navigator.vibrate(200); }
+    tell(before);
     followToNewTable();
+  }
+
+  function bannerText() {
+    var banner = document.querySelector("#live .banner");
+    return banner ? banner.textContent.trim() : "";
+  }
+
+  // What a push tells a screen reader, once: the history lines newer than what the page showed (as this page may see
+  // them, in its language) and a banner that is new. When the push makes it this seat's turn, they are said with
+  // "Your turn" in the assertive region alone: an assertive announcement would cut a polite one short.
+  function tell(before) {
+    if (liveSeq() <= before.seq) { return; }
+    var said = Array.from(document.querySelectorAll("#live .history-lines > li[data-seq]")).filter(function (line) {
+      return parseInt(line.dataset.seq, 10) > before.seq;
+    }).reverse().map(function (line) { return line.textContent.replace(/\s+/g, " ").trim(); });
+    var banner = bannerText();
+    if (banner && banner !== before.banner && said.indexOf(banner) < 0) { said.push(banner); }
+    var news = document.getElementById("news");
+    var turnNews = document.getElementById("turn-news");
+    var turn = !before.yourTurn && yourTurn() && !!turnNews;
+    if (turn) {
+      said.push(turnNews.dataset.yourTurn);
+      if (navigator.vibrate) { navigator.vibrate(200); }
+    }
+    if (!said.length) { return; }
+    var region = turn ? turnNews : news;
+    if (turnNews) { (turn ? news : turnNews).replaceChildren(); } // each region holds the latest it said, or nothing
+    region.replaceChildren.apply(region, said.map(function (text) {
+      var line = document.createElement("p");
+      line.textContent = text;
+      return line;
+    }));
   }
 
   // What a live part shows, as HTML: without the marks htmx leaves while it sends a form or settles a swap, so that
@@ -141,15 +177,14 @@
     return copy.outerHTML;
   }
 
-  // The answer to a tap brings the live part too, and the socket may have brought the same view, or a newer one,
-  // first: putting it in place again would replace the buttons under the player's finger for nothing.
+  // The answer to a tap brings the live part too: it is put in place as a pushed one is (the socket may have brought
+  // the same view, or a newer one, first: putting it in place again would replace the buttons under the player's
+  // finger for nothing).
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var fresh = event.detail.fragment.firstElementChild;
-    var live = event.detail.target;
-    if (!fresh || fresh.id !== "live" || live.id !== "live") { return; }
-    if (parseInt(fresh.dataset.seq, 10) < liveSeq() || shownHTML(fresh) === shownHTML(live)) {
-      event.detail.shouldSwap = false;
-    }
+    if (!fresh || fresh.id !== "live" || event.detail.target.id !== "live") { return; }
+    event.detail.shouldSwap = false;
+    putInPlace(fresh);
   });
 
   // Play again: once the host opened the next table, every page of this one goes there (a phone to its seat).
@@ -157,11 +192,6 @@
     var next = document.querySelector("#live [data-follow]");
     if (next) { window.location.assign(next.href); }
   }
-
-  // Once only: a later answer's swap settles too, and must not reopen what this answer closed.
-  var openBeforeAnswer = [];
-  document.addEventListener("htmx:beforeSwap", function () { openBeforeAnswer = openSections(); });
-  document.addEventListener("htmx:afterSettle", function () { reopen(openBeforeAnswer); openBeforeAnswer = []; });
 
   document.addEventListener("input", function (event) {
     if (event.target.form && event.target.form.dataset.action) { event.target.dataset.dirty = "true"; }
