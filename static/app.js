@@ -1,5 +1,5 @@
 // Table Companion: live updates over a WebSocket (polling when there is none), one-time action ids, what a push
-// tells screen readers, vibration on your turn, wake lock and the service worker.
+// tells screen readers, the cues of your turn (title, vibration, an optional sound), wake lock and the service worker.
 (function () {
   "use strict";
 
@@ -129,6 +129,7 @@
     reopen(open);
     if (focused) { focused.restore(); }
     tell(before);
+    showTurn();
     followToNewTable();
   }
 
@@ -152,7 +153,7 @@
     var turn = !before.yourTurn && yourTurn() && !!turnNews;
     if (turn) {
       said.push(turnNews.dataset.yourTurn);
-      if (navigator.vibrate) { navigator.vibrate(200); }
+      remindOfTurn();
     }
     if (!said.length) { return; }
     var region = turn ? turnNews : news;
@@ -162,6 +163,58 @@
       line.textContent = text;
       return line;
     }));
+  }
+
+  // Your turn, besides the badge in the live part: the title says it (a phone whose tab is in the background), the
+  // phone vibrates where it can, and a short tone sounds where the player switched it on for this device.
+  var pageTitle = document.title;
+
+  function showTurn() {
+    var turnNews = document.getElementById("turn-news");
+    if (turnNews) { document.title = yourTurn() ? turnNews.dataset.yourTurn + " · " + pageTitle : pageTitle; }
+  }
+
+  function remindOfTurn() {
+    if (navigator.vibrate) { navigator.vibrate(200); }
+    var toggle = document.querySelector("[data-turn-sound]");
+    if (toggle && toggle.getAttribute("aria-pressed") === "true") { tone(); }
+  }
+
+  // Browsers let a page sound only once it has been tapped: the tap that switches the sound on, or after a reload
+  // the first tap anywhere, wakes the audio (an iPhone's only after a tap).
+  var SOUND = "companion.turn-sound";
+  var audio = null;
+
+  function wakeAudio() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) { audio = new Context(); }
+    if (audio) { audio.resume(); }
+  }
+
+  function tone() {
+    if (!audio) { return; }
+    audio.resume();
+    var now = audio.currentTime;
+    var oscillator = audio.createOscillator();
+    var gain = audio.createGain();
+    oscillator.frequency.value = 880;
+    gain.gain.setValueAtTime(0.25, now);
+    gain.gain.exponentialRampToValueAtTime(0.001, now + 0.3);
+    oscillator.connect(gain).connect(audio.destination);
+    oscillator.start(now);
+    oscillator.stop(now + 0.3);
+  }
+
+  function offerSound(toggle) {
+    var on = localStorage.getItem(SOUND) === "on";
+    toggle.setAttribute("aria-pressed", String(on));
+    if (on) { document.addEventListener("pointerdown", wakeAudio, { once: true }); }
+    toggle.addEventListener("click", function () {
+      on = toggle.getAttribute("aria-pressed") !== "true";
+      toggle.setAttribute("aria-pressed", String(on));
+      localStorage.setItem(SOUND, on ? "on" : "off");
+      if (on) { wakeAudio(); tone(); } // the tone it will make, and the tap an iPhone needs
+    });
   }
 
   // What a live part shows, as HTML: without the marks htmx leaves while it sends a form or settles a swap, so that
@@ -425,6 +478,9 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     followToNewTable();
+    showTurn();
+    var toggle = document.querySelector("[data-turn-sound]");
+    if (toggle) { offerSound(toggle); }
     var root = document.querySelector(".live-root");
     if (root) {
       connect(root);

@@ -1,5 +1,6 @@
-"""What a player with a screen reader hears of a table: real pages of a Scotland Yard table in Chromium, in English,
-Czech and Dutch, each push read back as the page said it and from the accessibility tree."""
+"""What a player with a screen reader hears of a table, and the cues of "your turn" that need no vibration: real
+pages of a Scotland Yard table in Chromium, in English, Czech and Dutch, each push read back as the page said it and
+from the accessibility tree."""
 
 from __future__ import annotations
 
@@ -17,13 +18,16 @@ SEATS = {"mister-x": "Xena", "detective-1": "Dora", "detective-2": "Dirk"}
 STEPS = 13  # two rounds and Mister X's third move (a reveal, with its banner), one of them undone by the host
 YOUR_TURN = {"en": "Your turn", "cs": "Jste na tahu", "nl": "Jij bent aan de beurt"}
 
-# Every announcement the page makes: the live region it went to, the table's seq then and its lines. Vibrations are
-# counted (headless Chromium has no motor to ask).
+# Every announcement the page makes: the live region it went to, the table's seq then and its lines. Vibrations and
+# tones are counted (headless Chromium has neither a motor nor a speaker to ask).
 RECORD = """
   window.said = [];
   window.vibrations = 0;
+  window.tones = 0;
   const vibrate = () => { window.vibrations += 1; return true; };
   Object.defineProperty(Navigator.prototype, "vibrate", {configurable: true, value: vibrate});
+  const createOscillator = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function () { window.tones += 1; return createOscillator.call(this); };
   document.addEventListener("DOMContentLoaded", () => {
     for (const region of document.querySelectorAll("#news, #turn-news")) {
       new MutationObserver(() => {
@@ -131,6 +135,9 @@ def test_every_push_is_said_once_on_every_page_as_it_may_see_it_and_your_turn_on
             assert entry["region"] == ("turn-news" if became else "news"), (screen.who, seq)
             heard = screen.page.locator(f"#{entry['region']}").aria_snapshot()
             assert all(line in heard for line in entry["lines"]), heard
+        for screen in seats:  # and seen: the title of a tab in the background, the badge at a glance
+            assert screen.page.title().startswith(YOUR_TURN[screen.lang] + " · ") == screen.your_turn, screen.who
+            assert screen.page.locator(".your-turn-cue").count() == screen.your_turn, screen.who
         if mister_x_moves:  # his station is his alone: a detective hears the rest of what he hears
             xena_heard, dora_heard = (set(phone.said(seq)[0]["lines"]) - {YOUR_TURN["en"]} for phone in (xena, dora))
             [secret] = xena_heard - dora_heard
@@ -142,3 +149,50 @@ def test_every_push_is_said_once_on_every_page_as_it_may_see_it_and_your_turn_on
     for screen in seats:
         turns = sum(YOUR_TURN[screen.lang] in entry["lines"] for entry in screen.page.evaluate("window.said"))
         assert screen.page.evaluate("window.vibrations") == turns > 0, screen.who
+
+
+def api_move(server, table: dict, seat: str, figure: str | None = None, avoid=()) -> None:
+    """A legal move of one of the seat's figures (the first that can move, by default) through the JSON API."""
+    status, seen = call(server.url, "GET", f"/api/tables/{table['code']}/view", token=table[seat])
+    assert status == 200, seen
+    stations = seen["view"]["stations"]
+    if seat != "mister-x":
+        figure = figure or next(figure for figure, targets in stations.items() if targets)
+        stations = stations[figure]
+    target = next(target for target in stations if str(target["to"]) not in avoid)
+    move = {"type": "move", "to": target["to"], "ticket": target["tickets"][0]} | ({"piece": figure} if figure else {})
+    status, answer = call(server.url, "POST", f"/api/tables/{table['code']}/actions", move, table[seat])
+    assert status == 200, answer
+
+
+def test_your_turn_shows_in_the_title_and_a_still_badge_and_sounds_where_this_phone_switched_its_tone_on(
+    server, phones
+):
+    table = open_table(server.url, "scotland-yard", {"detectives": 2}, SEATS)
+    dora = seat_screen(phones, server, table, "detective-1", "nl").page
+    title = dora.title()
+    sound = dora.locator("[data-turn-sound]")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    assert dora.evaluate("window.tones") == 1  # how it will sound; the tap lets the page make sounds
+    assert sound.bounding_box()["height"] >= 44 and sound.bounding_box()["width"] >= 44
+    expect(dora.locator(".your-turn-cue")).to_have_count(0)
+
+    api_move(server, table, "mister-x")
+    cue = dora.locator(".your-turn-cue")
+    expect(cue).to_have_text("Jij bent aan de beurt")
+    expect(dora).to_have_title(f"Jij bent aan de beurt · {title}")
+    assert cue.evaluate("cue => [getComputedStyle(cue).animationName, getComputedStyle(cue).transitionDuration]") == [
+        "none",
+        "0s",
+    ]
+    assert dora.evaluate("[window.tones, window.vibrations]") == [2, 1]
+
+    dora.reload()
+    expect(sound).to_have_attribute("aria-pressed", "true")  # remembered on this phone
+    expect(dora).to_have_title(f"Jij bent aan de beurt · {title}")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    dora.reload()
+    expect(sound).to_have_attribute("aria-pressed", "false")
