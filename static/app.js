@@ -51,19 +51,49 @@
     });
   }
 
-  // Keep the focus (and the caret) where the player was typing when a fresh view replaces the form: the element of
-  // the same id, or the same field of the same form. Otherwise the next keys would go nowhere.
+  // Elements known by a name and by which of the elements of that name each is ("Free this seat…" of the second
+  // seat), so that a fresh view's element of the same key is the same thing, never one of its namesakes.
+  function namesakes(elements) {
+    var seen = {};
+    return Array.from(elements, function (element) {
+      var name = controlName(element);
+      seen[name] = (seen[name] || 0) + 1;
+      return { element: element, key: name + "#" + seen[name] };
+    });
+  }
+
+  // A control by what it is, in words a fresh render keeps: its id; else what it sends (a field, a radio or a
+  // button of a game's form: fieldKey with its value); else its kind, its parent's data (a station's figure) and text.
+  function controlName(element) {
+    if (element.id) { return "#" + element.id; }
+    var text = element.textContent.trim();
+    if (element.form && element.form.dataset.action) {
+      return fieldKey(element) + (element.type === "radio" || element.tagName === "BUTTON" ? "=" + element.value + ":" + text : "");
+    }
+    return element.tagName + JSON.stringify(Object.assign({}, element.parentElement.dataset)) + text;
+  }
+
+  var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+  function controls() {
+    return namesakes(document.getElementById("live").querySelectorAll(FOCUSABLE));
+  }
+
+  // Keep the focus (and the caret) where the player was when a fresh view replaces the live part: on the same control
+  // in it, else (the control went with the view: a move made, a sheet closed) on the part's heading. Left on the
+  // page's <body>, the next keys would go nowhere and a screen reader would start again from the top.
   function focusOf(element) {
-    var key = element.id ? null : element.form && element.form.dataset.action && element.name ? fieldKey(element) : "";
-    if (key === "") { return null; }
+    var found = controls().find(function (control) { return control.element === element; });
+    var key = found && found.key;
     var caret = [element.selectionStart, element.selectionEnd];
     return {
       restore: function () {
-        var again = key === null ? document.getElementById(element.id) : Array.from(
-          document.querySelectorAll("#live form[data-action] [name]")).find(function (input) { return fieldKey(input) === key; });
-        if (!again) { return; }
-        again.focus({ preventScroll: true });
-        if (typeof caret[0] === "number" && typeof again.selectionStart === "number") {
+        var same = controls().find(function (control) { return control.key === key; });
+        var again = same && same.element;
+        if (again) { again.focus({ preventScroll: true }); }
+        if (!again || document.activeElement !== again) { // gone, or hidden in a closed section, or disabled
+          document.getElementById("live-heading").focus({ preventScroll: true });
+        } else if (typeof caret[0] === "number" && typeof again.selectionStart === "number") {
           again.setSelectionRange(caret[0], caret[1]);
         }
       },
@@ -88,14 +118,10 @@
     });
   }
 
-  // A section is known by its summary's text and which of the sections with that text it is ("Free this
-  // seat…" of the second seat), so that reopening one never opens its namesakes.
+  // A section is known by its summary, so that reopening one never opens its namesakes.
   function sectionKeys() {
-    var seen = {};
-    return Array.from(document.querySelectorAll("#live details > summary"), function (summary) {
-      var text = summary.textContent.trim();
-      seen[text] = (seen[text] || 0) + 1;
-      return { details: summary.parentElement, key: text + "#" + seen[text] };
+    return namesakes(document.querySelectorAll("#live details > summary")).map(function (summary) {
+      return { details: summary.element.parentElement, key: summary.key };
     });
   }
 

@@ -165,6 +165,82 @@ def api_move(server, table: dict, seat: str, figure: str | None = None, avoid=()
     assert status == 200, answer
 
 
+# The focused element after a push: a fresh one (the old was marked), and what it is.
+FOCUSED = """() => {
+  const element = document.activeElement;
+  return {tag: element.tagName, id: element.id, fresh: !element.wasShown, text: element.textContent.trim(),
+          data: Object.assign({}, element.parentElement.dataset)};
+}"""
+
+
+def focus(page, control) -> None:
+    control.focus()
+    control.evaluate("element => { element.wasShown = true; }")
+
+
+def test_a_push_keeps_the_focus_on_the_same_control_or_puts_it_on_the_heading_never_on_the_body(server, phones):
+    table = open_table(server.url, "scotland-yard", {"detectives": 2}, SEATS)
+    dora = seat_screen(phones, server, table, "detective-1", "en").page
+    host = Screen(phones(), server, table, "host", "en", "host").page
+    live = {page: 0 for page in (dora, host)}
+
+    def pushed():
+        for page in live:
+            live[page] += 1
+            expect(page.locator("#live")).to_have_attribute("data-seq", str(live[page]))
+
+    api_move(server, table, "mister-x")
+    pushed()
+    hideout = str(
+        call(server.url, "GET", f"/api/tables/{table['code']}/view", token=table["mister-x"])[1]["view"]["station"]
+    )
+    station = dora.locator("#sy-moves details.pick").first
+    where = {"to": station.get_attribute("data-to"), "piece": station.get_attribute("data-piece")}
+    focus(dora, station.locator("summary"))
+    api_move(server, table, "detective-2", "detective-2", avoid=(where["to"], hideout))
+    pushed()
+    assert dora.evaluate(FOCUSED) | {"text": ""} == {
+        "tag": "SUMMARY",
+        "id": "",
+        "fresh": True,
+        "text": "",
+        "data": where,
+    }
+
+    focus(dora, dora.locator("#history > summary"))
+    focus(host, host.locator("#host-panel > form button"))  # a plain button: no id, no game's form
+    api_move(server, table, "detective-2", avoid=(hideout,))
+    pushed()
+    assert dora.evaluate(FOCUSED) | {"data": {}} == {
+        "tag": "SUMMARY",
+        "id": "",
+        "fresh": True,
+        "text": "History",
+        "data": {},
+    }
+    assert host.evaluate(FOCUSED) | {"data": {}} == {
+        "tag": "BUTTON",
+        "id": "",
+        "fresh": True,
+        "text": "Run the table from a phone…",
+        "data": {},
+    }
+
+    focus(host, host.locator("#host-panel > details.confirm > summary"))
+    station = dora.locator("#sy-moves details.pick").first  # her own move: the station's sheet goes with it
+    station.locator("summary").click()
+    station.locator("button.go").first.click()
+    pushed()
+    assert dora.evaluate(FOCUSED)["id"] == "live-heading"
+    assert host.evaluate(FOCUSED) | {"data": {}} == {
+        "tag": "SUMMARY",
+        "id": "",
+        "fresh": True,
+        "text": "Undo the last action…",
+        "data": {},
+    }
+
+
 def test_your_turn_shows_in_the_title_and_a_still_badge_and_sounds_where_this_phone_switched_its_tone_on(
     server, phones
 ):
