@@ -156,6 +156,7 @@
     if (focused) { focused.restore(); }
     tell(before);
     showTurn();
+    showSound();
     followToNewTable();
   }
 
@@ -202,14 +203,24 @@
 
   function remindOfTurn() {
     if (navigator.vibrate) { navigator.vibrate(200); }
-    var toggle = document.querySelector("[data-turn-sound]");
-    if (toggle && toggle.getAttribute("aria-pressed") === "true") { tone(); }
+    if (soundOn()) { tone(); }
   }
 
+  // The tone's switch is in the live part, which every push puts in place again: its state is this device's (in
+  // localStorage), ticked again in each fresh part (a property, not an attribute: the part's HTML stays the server's).
   // Browsers let a page sound only once it has been tapped: the tap that switches the sound on, or after a reload
   // the first tap anywhere, wakes the audio (an iPhone's only after a tap).
   var SOUND = "companion.turn-sound";
   var audio = null;
+
+  function soundOn() {
+    return localStorage.getItem(SOUND) === "on";
+  }
+
+  function showSound() {
+    var toggle = document.getElementById("turn-sound");
+    if (toggle) { toggle.checked = soundOn(); }
+  }
 
   function wakeAudio() {
     var Context = window.AudioContext || window.webkitAudioContext;
@@ -231,17 +242,11 @@
     oscillator.stop(now + 0.3);
   }
 
-  function offerSound(toggle) {
-    var on = localStorage.getItem(SOUND) === "on";
-    toggle.setAttribute("aria-pressed", String(on));
-    if (on) { document.addEventListener("pointerdown", wakeAudio, { once: true }); }
-    toggle.addEventListener("click", function () {
-      on = toggle.getAttribute("aria-pressed") !== "true";
-      toggle.setAttribute("aria-pressed", String(on));
-      localStorage.setItem(SOUND, on ? "on" : "off");
-      if (on) { wakeAudio(); tone(); } // the tone it will make, and the tap an iPhone needs
-    });
-  }
+  document.addEventListener("change", function (event) {
+    if (event.target.id !== "turn-sound") { return; }
+    localStorage.setItem(SOUND, event.target.checked ? "on" : "off");
+    if (event.target.checked) { wakeAudio(); tone(); } // the tone it will make, and the tap an iPhone needs
+  });
 
   // What a live part shows, as HTML: without the marks htmx leaves while it sends a form or settles a swap, so that
   // two renders of one view compare equal however each came.
@@ -505,8 +510,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     followToNewTable();
     showTurn();
-    var toggle = document.querySelector("[data-turn-sound]");
-    if (toggle) { offerSound(toggle); }
+    showSound();
+    if (soundOn()) { document.addEventListener("pointerdown", wakeAudio, { once: true }); }
     var root = document.querySelector(".live-root");
     if (root) {
       connect(root);

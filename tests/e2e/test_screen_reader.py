@@ -241,18 +241,16 @@ def test_a_push_keeps_the_focus_on_the_same_control_or_puts_it_on_the_heading_ne
     }
 
 
-def test_your_turn_shows_in_the_title_and_a_still_badge_and_sounds_where_this_phone_switched_its_tone_on(
-    server, phones
-):
+def test_your_turn_shows_in_the_title_and_a_still_badge_and_sounds_where_the_phone_switched_its_tone_on(server, phones):
     table = open_table(server.url, "scotland-yard", {"detectives": 2}, SEATS)
     dora = seat_screen(phones, server, table, "detective-1", "nl").page
     title = dora.title()
-    sound = dora.locator("[data-turn-sound]")
-    expect(sound).to_have_attribute("aria-pressed", "false")
-    sound.click()
-    expect(sound).to_have_attribute("aria-pressed", "true")
+    sound = dora.locator("#turn-sound")
+    expect(sound).not_to_be_checked()
+    dora.locator("label.turn-sound").click()
+    expect(sound).to_be_checked()
     assert dora.evaluate("window.tones") == 1  # how it will sound; the tap lets the page make sounds
-    assert sound.bounding_box()["height"] >= 44 and sound.bounding_box()["width"] >= 44
+    assert dora.locator("label.turn-sound").bounding_box()["height"] >= 44
     expect(dora.locator(".your-turn-cue")).to_have_count(0)
 
     api_move(server, table, "mister-x")
@@ -264,11 +262,11 @@ def test_your_turn_shows_in_the_title_and_a_still_badge_and_sounds_where_this_ph
         "0s",
     ]
     assert dora.evaluate("[window.tones, window.vibrations]") == [2, 1]
+    expect(sound).to_be_checked()  # in the fresh live part too
 
     dora.reload()
-    expect(sound).to_have_attribute("aria-pressed", "true")  # remembered on this phone
+    expect(sound).to_be_checked()  # remembered on this phone
     expect(dora).to_have_title(f"Jij bent aan de beurt · {title}")
-    sound.click()
-    expect(sound).to_have_attribute("aria-pressed", "false")
+    sound.uncheck()
     dora.reload()
-    expect(sound).to_have_attribute("aria-pressed", "false")
+    expect(sound).not_to_be_checked()
