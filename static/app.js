@@ -1,5 +1,5 @@
-// Table Companion: live updates over a WebSocket (polling when there is none),
-// one-time action ids, vibration on your turn, wake lock and the service worker.
+// Table Companion: live updates over a WebSocket (polling when there is none), one-time action ids, what a push
+// tells screen readers, the cues of your turn (title, vibration, an optional sound), wake lock and the service worker.
 (function () {
   "use strict";
 
@@ -51,19 +51,49 @@
     });
   }
 
-  // Keep the focus (and the caret) where the player was typing when a fresh view replaces the form: the element of
-  // the same id, or the same field of the same form. Otherwise the next keys would go nowhere.
+  // Elements known by a name and by which of the elements of that name each is ("Free this seat…" of the second
+  // seat), so that a fresh view's element of the same key is the same thing, never one of its namesakes.
+  function namesakes(elements) {
+    var seen = {};
+    return Array.from(elements, function (element) {
+      var name = controlName(element);
+      seen[name] = (seen[name] || 0) + 1;
+      return { element: element, key: name + "#" + seen[name] };
+    });
+  }
+
+  // A control by what it is, in words a fresh render keeps: its id; else what it sends (a field, a radio or a
+  // button of a game's form: fieldKey with its value); else its kind, its parent's data (a station's figure) and text.
+  function controlName(element) {
+    if (element.id) { return "#" + element.id; }
+    var text = element.textContent.trim();
+    if (element.form && element.form.dataset.action) {
+      return fieldKey(element) + (element.type === "radio" || element.tagName === "BUTTON" ? "=" + element.value + ":" + text : "");
+    }
+    return element.tagName + JSON.stringify(Object.assign({}, element.parentElement.dataset)) + text;
+  }
+
+  var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+  function controls() {
+    return namesakes(document.getElementById("live").querySelectorAll(FOCUSABLE));
+  }
+
+  // Keep the focus (and the caret) where the player was when a fresh view replaces the live part: on the same control
+  // in it, else (the control went with the view: a move made, a sheet closed) on the part's heading. Left on the
+  // page's <body>, the next keys would go nowhere and a screen reader would start again from the top.
   function focusOf(element) {
-    var key = element.id ? null : element.form && element.form.dataset.action && element.name ? fieldKey(element) : "";
-    if (key === "") { return null; }
+    var found = controls().find(function (control) { return control.element === element; });
+    var key = found && found.key;
     var caret = [element.selectionStart, element.selectionEnd];
     return {
       restore: function () {
-        var again = key === null ? document.getElementById(element.id) : Array.from(
-          document.querySelectorAll("#live form[data-action] [name]")).find(function (input) { return fieldKey(input) === key; });
-        if (!again) { return; }
-        again.focus({ preventScroll: true });
-        if (typeof caret[0] === "number" && typeof again.selectionStart === "number") {
+        var same = controls().find(function (control) { return control.key === key; });
+        var again = same && same.element;
+        if (again) { again.focus({ preventScroll: true }); }
+        if (!again || document.activeElement !== again) { // gone, or hidden in a closed section, or disabled
+          document.getElementById("live-heading").focus({ preventScroll: true });
+        } else if (typeof caret[0] === "number" && typeof again.selectionStart === "number") {
           again.setSelectionRange(caret[0], caret[1]);
         }
       },
@@ -88,23 +118,23 @@
     });
   }
 
-  // A section is known by its summary's text and which of the sections with that text it is ("Free this
-  // seat…" of the second seat), so that reopening one never opens its namesakes.
+  // A section is known by its summary, so that reopening one never opens its namesakes.
   function sectionKeys() {
-    var seen = {};
-    return Array.from(document.querySelectorAll("#live details > summary"), function (summary) {
-      var text = summary.textContent.trim();
-      seen[text] = (seen[text] || 0) + 1;
-      return { details: summary.parentElement, key: text + "#" + seen[text] };
+    return namesakes(document.querySelectorAll("#live details > summary")).map(function (summary) {
+      return { details: summary.element.parentElement, key: summary.key };
     });
   }
 
-  // A pushed frame replaces #live by hand: htmx.swap first fires two cleanup events for every one of the
-  // fragment's hundreds of elements, the longest task of a page's load when a frame came right after it.
   function applyFrame(html) {
     var parsed = document.createElement("template");
     parsed.innerHTML = html;
-    var fresh = parsed.content.getElementById("live");
+    putInPlace(parsed.content.getElementById("live"));
+  }
+
+  // A fresh live part, pushed or the answer to a tap, replaces #live by hand: htmx.swap first fires two cleanup events
+  // for every one of the fragment's hundreds of elements, the longest task of a page's load when a frame came right
+  // after it.
+  function putInPlace(fresh) {
     var live = document.getElementById("live");
     if (!fresh || !live) { return; }
     fresh.removeAttribute("hx-swap-oob"); // only an answer to a tap needs it
@@ -115,7 +145,7 @@
     if (parseInt(fresh.dataset.seq, 10) < liveSeq()) { return; }
     // A notice speaks of the state it was given in ("Not your turn"): once the table has moved on, it is stale.
     if (parseInt(fresh.dataset.seq, 10) > liveSeq()) { document.getElementById("notice").replaceChildren(); }
-    var wasMyTurn = yourTurn();
+    var before = { seq: liveSeq(), yourTurn: yourTurn(), banner: bannerText() };
     var typed = typedValues();
     var open = openSections(fresh.dataset.seq === live.dataset.seq);
     var focused = live.contains(document.activeElement) ? focusOf(document.activeElement) : null;
@@ -124,9 +154,99 @@
     restoreTyped(typed);
     reopen(open);
     if (focused) { focused.restore(); }
-    if (!wasMyTurn && yourTurn() && navigator.vibrate) { navigator.vibrate(200); }
+    tell(before);
+    showTurn();
+    showSound();
     followToNewTable();
   }
+
+  function bannerText() {
+    var banner = document.querySelector("#live .banner");
+    return banner ? banner.textContent.trim() : "";
+  }
+
+  // What a push tells a screen reader, once: the history lines newer than what the page showed (as this page may see
+  // them, in its language) and a banner that is new. When the push makes it this seat's turn, they are said with
+  // "Your turn" in the assertive region alone: an assertive announcement would cut a polite one short.
+  function tell(before) {
+    if (liveSeq() <= before.seq) { return; }
+    var said = Array.from(document.querySelectorAll("#live .history-lines > li[data-seq]")).filter(function (line) {
+      return parseInt(line.dataset.seq, 10) > before.seq;
+    }).reverse().map(function (line) { return line.textContent.replace(/\s+/g, " ").trim(); });
+    var banner = bannerText();
+    if (banner && banner !== before.banner && said.indexOf(banner) < 0) { said.push(banner); }
+    var news = document.getElementById("news");
+    var turnNews = document.getElementById("turn-news");
+    var turn = !before.yourTurn && yourTurn() && !!turnNews;
+    if (turn) {
+      said.push(turnNews.dataset.yourTurn);
+      remindOfTurn();
+    }
+    if (!said.length) { return; }
+    var region = turn ? turnNews : news;
+    if (turnNews) { (turn ? news : turnNews).replaceChildren(); } // each region holds the latest it said, or nothing
+    region.replaceChildren.apply(region, said.map(function (text) {
+      var line = document.createElement("p");
+      line.textContent = text;
+      return line;
+    }));
+  }
+
+  // Your turn, besides the badge in the live part: the title says it (a phone whose tab is in the background), the
+  // phone vibrates where it can, and a short tone sounds where the player switched it on for this device.
+  var pageTitle = document.title;
+
+  function showTurn() {
+    var turnNews = document.getElementById("turn-news");
+    if (turnNews) { document.title = yourTurn() ? turnNews.dataset.yourTurn + " · " + pageTitle : pageTitle; }
+  }
+
+  function remindOfTurn() {
+    if (navigator.vibrate) { navigator.vibrate(200); }
+    if (soundOn()) { tone(); }
+  }
+
+  // The tone's switch is in the live part, which every push puts in place again: its state is this device's (in
+  // localStorage), ticked again in each fresh part (a property, not an attribute: the part's HTML stays the server's).
+  // Browsers let a page sound only once it has been tapped: the tap that switches the sound on, or after a reload
+  // the first tap anywhere, wakes the audio (an iPhone's only after a tap).
+  var SOUND = "companion.turn-sound";
+  var audio = null;
+
+  function soundOn() {
+    return localStorage.getItem(SOUND) === "on";
+  }
+
+  function showSound() {
+    var toggle = document.getElementById("turn-sound");
+    if (toggle) { toggle.checked = soundOn(); }
+  }
+
+  function wakeAudio() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) { audio = new Context(); }
+    if (audio) { audio.resume(); }
+  }
+
+  function tone() {
+    if (!audio) { return; }
+    audio.resume();
+    var now = audio.currentTime;
+    var oscillator = audio.createOscillator();
+    var gain = audio.createGain();
+    oscillator.frequency.value = 880;
+    gain.gain.setValueAtTime(0.25, now);
+    gain.gain.exponentialRampToValueAtTime(0.001, now + 0.3);
+    oscillator.connect(gain).connect(audio.destination);
+    oscillator.start(now);
+    oscillator.stop(now + 0.3);
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.id !== "turn-sound") { return; }
+    localStorage.setItem(SOUND, event.target.checked ? "on" : "off");
+    if (event.target.checked) { wakeAudio(); tone(); } // the tone it will make, and the tap an iPhone needs
+  });
 
   // What a live part shows, as HTML: without the marks htmx leaves while it sends a form or settles a swap, so that
   // two renders of one view compare equal however each came.
@@ -141,15 +261,14 @@
     return copy.outerHTML;
   }
 
-  // The answer to a tap brings the live part too, and the socket may have brought the same view, or a newer one,
-  // first: putting it in place again would replace the buttons under the player's finger for nothing.
+  // The answer to a tap brings the live part too: it is put in place as a pushed one is (the socket may have brought
+  // the same view, or a newer one, first: putting it in place again would replace the buttons under the player's
+  // finger for nothing).
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var fresh = event.detail.fragment.firstElementChild;
-    var live = event.detail.target;
-    if (!fresh || fresh.id !== "live" || live.id !== "live") { return; }
-    if (parseInt(fresh.dataset.seq, 10) < liveSeq() || shownHTML(fresh) === shownHTML(live)) {
-      event.detail.shouldSwap = false;
-    }
+    if (!fresh || fresh.id !== "live" || event.detail.target.id !== "live") { return; }
+    event.detail.shouldSwap = false;
+    putInPlace(fresh);
   });
 
   // Play again: once the host opened the next table, every page of this one goes there (a phone to its seat).
@@ -157,11 +276,6 @@
     var next = document.querySelector("#live [data-follow]");
     if (next) { window.location.assign(next.href); }
   }
-
-  // Once only: a later answer's swap settles too, and must not reopen what this answer closed.
-  var openBeforeAnswer = [];
-  document.addEventListener("htmx:beforeSwap", function () { openBeforeAnswer = openSections(); });
-  document.addEventListener("htmx:afterSettle", function () { reopen(openBeforeAnswer); openBeforeAnswer = []; });
 
   document.addEventListener("input", function (event) {
     if (event.target.form && event.target.form.dataset.action) { event.target.dataset.dirty = "true"; }
@@ -395,6 +509,9 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     followToNewTable();
+    showTurn();
+    showSound();
+    if (soundOn()) { document.addEventListener("pointerdown", wakeAudio, { once: true }); }
     var root = document.querySelector(".live-root");
     if (root) {
       connect(root);

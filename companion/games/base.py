@@ -194,8 +194,8 @@ class Game:
     def view(self, state: dict, seat: str | None) -> dict:
         """What `seat` may see; seat None is the public table display.
 
-        Optional keys the platform understands: "your_turn" (bool, makes the
-        phone vibrate) and "banner" (a Msg shown large on every screen).
+        Optional keys the platform understands: "your_turn" (bool, true exactly while the table waits on this
+        seat: the phone then says and shows "Your turn") and "banner" (a Msg shown large on every screen).
         """
         raise NotImplementedError
 

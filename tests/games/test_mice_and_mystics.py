@@ -334,6 +334,13 @@ def test_the_minions_are_run_by_the_lowest_mouse_and_defended_by_the_player_to_t
     assert view["defence_roller"] == "player-1"
 
 
+def test_the_table_waits_on_the_player_who_runs_the_minions_while_their_card_is_active():
+    state = do(chapter(["collin", "rats", "nez"], groups=[group("rats")], turn=0), {"type": "next"})  # MM-40
+    assert [game.view(state, seat)["your_turn"] for seat in ("player-1", "player-2")] == [False, True]
+    state = do(state, {"type": "next"})
+    assert [game.view(state, seat)["your_turn"] for seat in ("player-1", "player-2")] == [False, True]  # nez's own
+
+
 @pytest.mark.parametrize(
     ("lang", "once", "twice"),
     [

@@ -51,7 +51,8 @@ def template_messages() -> tuple[str, ...]:
 
 def english_left_over(page_html: str, lang: str) -> list[str]:
     """The template strings that show up in English on a page that should be in `lang`."""
-    body = re.sub(r"<head\b.*?</head>", " ", page_html, flags=re.S)  # the title names the game as published
+    # The title and the page's heading name the game as published.
+    body = re.sub(r"<head\b.*?</head>|<h1\b.*?</h1>", " ", page_html, flags=re.S)
     text = " ".join(visible_text(body).split())
     translated = catalog(GAME, lang)
     left = []

@@ -35,13 +35,20 @@ def seat_view(state: dict, seat: str | None) -> dict:
         **table,
         "seat": seat,
         "my_mice": [mouse_sheet(state, mouse) for mouse in own],
-        "your_turn": state["phase"] == PLAYING and owns_card(own, active),
+        "your_turn": state["phase"] == PLAYING and plays_card(state, seat, own, active),
         "up_next": state["phase"] == PLAYING and owns_card(own, following),
     }
 
 
 def owns_card(own: list[dict], card: dict | None) -> bool:
     return card is not None and card["kind"] == "mouse" and any(m["id"] == card["mouse"] for m in own)
+
+
+def plays_card(state: dict, seat: str, own: list[dict], card: dict | None) -> bool:
+    """Whether the table waits on this seat for the card: its own mouse's, or the minions' it runs (MM-40)."""
+    if card is None or card["kind"] == "mouse":
+        return owns_card(own, card)
+    return minions_player(state) == seat
 
 
 # --- who may act ----------------------------------------------------------------------------------
