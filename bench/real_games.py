@@ -23,6 +23,7 @@ import collections
 import contextlib
 import json
 import math
+import os
 import random
 import re
 import secrets
@@ -316,6 +317,7 @@ async def play(tables: list[Table], args, servers) -> dict:
         "server_rss_peak": memory_mb(server_pids, "VmHWM"),
         "worker_rss": memory_mb(worker_pids, "VmRSS"),
         "wall": wall,
+        "load_average": [round(load, 2) for load in os.getloadavg()],
         "loop_delay_p99_ms": percentile(delays, 0.99),
     }
     stop.set()
@@ -361,6 +363,7 @@ def report(args, game: str, tables: list[Table], measured: dict) -> dict:
         "render_worker_cpu_pct": round(100 * measured["worker_cpu"] / wall, 1),
         "client_cpu_pct": round(100 * measured["client_cpu"] / wall, 1),
         "machine_idle_pct": round(100 * ticks[3] / max(1, sum(ticks)), 1),
+        "load_average": measured["load_average"],
         **frame_figures(tally.frames),
         "server_rss_mb": measured["server_rss"],
         "server_rss_peak_mb": measured["server_rss_peak"],
