@@ -207,7 +207,7 @@ class Table:
 
 def open_tables(env: dict, data_dir: Path, game: str, plays: list[Script], count: int, needed: int, seed: int):
     """Tables of recorded games in the servers' store before they start: seats taken, each brought to a random point
-    of its game from where `needed` actions remain (where there are). Yields (code, host token, seat tokens, start)."""
+    of its game from where `needed` actions remain (where there are): (code, host token, seat tokens, start) of each."""
     store = open_store(env.get("COMPANION_DATABASE_URL"), str(data_dir))
     service = Tables(store, load([]), replay_seed=REPLAY_SEED)  # the recorded games' dice and cards
     rng = random.Random(seed)
