@@ -182,30 +182,33 @@ def pushed_frames(browser, base: str, code: str, token: str, count: int, trace: 
 def real_pushes(browser, base: str, count: int, trace: Path) -> None:
     """A Mice and Mystics seat page's and the display's work per pushed frame while another seat acts (issue 39)."""
     code, host_token, tokens = mice_table(base)
+    pages = {
+        "seat page, player 1": ("seat", {"name": f"seat_{code}", "value": tokens["player-1"]}, PHONE),
+        "display": ("display", {"name": f"host_{code}", "value": host_token}, TV),
+    }
+    for name, (view, cookie, viewport) in pages.items():
+        print(pushed_while_acting(browser, base, (code, tokens), name, view, cookie, viewport, count, trace))
+
+
+def pushed_while_acting(browser, base, table, name, view, cookie, viewport, count, trace) -> str:
+    """A page's work per pushed frame while player 2 acts, and the pushed frames' bytes (as a second socket of the
+    same page receives them)."""
+    code, tokens = table
+    url = base.replace("http", "ws", 1) + f"/t/{code}/ws?view={view}&since=-1"
+    twin = websocket.create_connection(url, cookie=f"{cookie['name']}={cookie['value']}", timeout=10)
+    twin.recv()  # the frame a page is sent when it opens
+    sizes = []
 
     def work():
         for number in range(count):
             seat, action = CHEESE_ON_AND_OFF[number % len(CHEESE_ON_AND_OFF)]
             post(base, f"/api/tables/{code}/actions", action, tokens[seat])
+            sizes.append(len(twin.recv().encode()))
             time.sleep(0.4)
 
-    pages = {
-        "seat page, player 1": (f"/t/{code}/seat", {"name": f"seat_{code}", "value": tokens["player-1"]}, PHONE),
-        "display": (f"/t/{code}/display", {"name": f"host_{code}", "value": host_token}, TV),
-    }
-    for name, (path, cookie, viewport) in pages.items():
-        print(pushes_line(name, *pushes(browser, base, path, cookie, viewport, work, trace)), end="")
-        print(f", frames of {frame_bytes(base, code, path.rsplit('/', 1)[1], cookie):,} bytes")
-
-
-def frame_bytes(base: str, code: str, view: str, cookie: dict) -> int:
-    """The size of the frame the page's socket is sent when it opens (as every push sends the whole live part)."""
-    url = base.replace("http", "ws", 1) + f"/t/{code}/ws?view={view}&since=-1"
-    page = websocket.create_connection(url, cookie=f"{cookie['name']}={cookie['value']}", timeout=10)
-    try:
-        return len(page.recv().encode())
-    finally:
-        page.close()
+    line = pushes_line(name, *pushes(browser, base, f"/t/{code}/{view}", cookie, viewport, work, trace))
+    twin.close()
+    return f"{line}, pushed frames of {statistics.median(sizes):,.0f} bytes"
 
 
 def pushes_line(name: str, handlers: list[float], per_frame: float) -> str:
