@@ -42,6 +42,7 @@ from websockets.protocol import State
 from bench.game_scripts import CACHE, REPLAY_SEED, Script, scripts
 from bench.run import (
     CONNECTING_AT_ONCE,
+    latency_figures,
     loop_delays,
     machine_ticks,
     memory_mb,
@@ -352,10 +353,7 @@ def report(args, game: str, tables: list[Table], measured: dict) -> dict:
         "pages_per_table": len(tables[0].pages),
         "actions_sent": tally.sent,
         "actions": actions,
-        "p50_ms": percentile(tally.latencies, 0.50),
-        "p90_ms": percentile(tally.latencies, 0.90),
-        "p99_ms": percentile(tally.latencies, 0.99),
-        "max_ms": percentile(tally.latencies, 1.0),
+        **latency_figures(tally.latencies),
         "actions_per_s": round(actions / wall, 1),
         "offered_per_s": round(len(tables) / args.pace, 1),
         "server_cpu_ms_per_action": round(1000 * server_cpu / max(1, actions), 2),
