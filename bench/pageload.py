@@ -145,9 +145,9 @@ def load(browser, base: str, code: str, cookie: str | None, path: str, trace: Pa
     return result
 
 
-def pushes(browser, base: str, path: str, cookie: dict | None, viewport: dict, work, trace: Path):
-    """While `work` makes the server push to the page at `path`: CPU time of each frame's handler, and of every
-    main-thread task per frame."""
+def pushes(browser, base: str, path: str, cookie: dict | None, viewport: dict, work, count: int, trace: Path):
+    """While `work` makes the server push `count` frames to the page at `path`: CPU time of each message's handler
+    (a frame's, or now and then the pong to the page's ping), and of every main-thread task per frame."""
     context = browser.new_context(viewport=viewport)
     if cookie:
         context.add_cookies([{**cookie, "url": base}])
@@ -162,7 +162,7 @@ def pushes(browser, base: str, path: str, cookie: dict | None, viewport: dict, w
         if e["name"] == "FunctionCall" and e["args"]["data"].get("functionName") == "socket.onmessage"
     ]
     # Style, layout and paint come in later tasks (and htmx settles 20 ms after a swap): count them all.
-    return handlers, sum(cpu_ms(e) for e in events if e["name"] in TASKS) / max(len(handlers), 1)
+    return handlers, sum(cpu_ms(e) for e in events if e["name"] in TASKS) / count
 
 
 def pushed_frames(browser, base: str, code: str, token: str, count: int, trace: Path) -> tuple[list[float], float]:
@@ -176,7 +176,7 @@ def pushed_frames(browser, base: str, code: str, token: str, count: int, trace: 
             phone.close()
             time.sleep(0.4)
 
-    return pushes(browser, base, f"/t/{code}/display", None, TV, work, trace)
+    return pushes(browser, base, f"/t/{code}/display", None, TV, work, count // 2 * 2, trace)
 
 
 def real_pushes(browser, base: str, count: int, trace: Path) -> None:
@@ -206,16 +206,14 @@ def pushed_while_acting(browser, base, table, name, view, cookie, viewport, coun
             sizes.append(len(twin.recv().encode()))
             time.sleep(0.4)
 
-    line = pushes_line(name, *pushes(browser, base, f"/t/{code}/{view}", cookie, viewport, work, trace))
+    line = pushes_line(name, *pushes(browser, base, f"/t/{code}/{view}", cookie, viewport, work, count, trace))
     twin.close()
     return f"{line}, pushed frames of {statistics.median(sizes):,.0f} bytes"
 
 
 def pushes_line(name: str, handlers: list[float], per_frame: float) -> str:
-    return (
-        f"{'pushed frame, ' + name:34} handler {statistics.median(handlers):.1f} ms (median of {len(handlers)}),"
-        f" all main-thread tasks {per_frame:.1f} ms per frame"
-    )
+    handler = f"handler {statistics.median(handlers):.1f} ms (median of {len(handlers)} messages)"
+    return f"{'pushed frame, ' + name:34} {handler}, all main-thread tasks {per_frame:.1f} ms per frame"
 
 
 def scotland_yard_pages(browser, base: str, runs: int, trace: Path) -> None:
