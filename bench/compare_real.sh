@@ -21,7 +21,7 @@ tag() {
 import json, sys
 for line in sys.stdin:
     run = json.loads(line)
-    print(json.dumps({"server": "real-" + run["game"] if "game" in run else "bench-game", "commit": sys.argv[1], **run}))
+    print(json.dumps({"server": "bench-game", "commit": sys.argv[1], **run}))
 ' "$commit"
 }
 for run in $(seq 1 "${RUNS:-3}"); do

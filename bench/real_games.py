@@ -348,6 +348,7 @@ def report(args, game: str, tables: list[Table], measured: dict) -> dict:
     actions = len(tally.latencies)
     server_cpu = measured["server_cpu"] + measured["worker_cpu"]
     return {
+        "server": f"real-{game}",  # as bench.medians groups the runs
         "game": game,
         "tables": len(tables),
         "pages_per_table": len(tables[0].pages),
