@@ -68,12 +68,13 @@ RENDER_WORKER_STOPPED = "the render worker stopped"  # in the server's log (comp
 LIVE_SEQ = re.compile(rb'data-seq="(\d+)"')
 
 
-def heard(message: bytes) -> tuple[int | None, int | None]:
-    """What a message tells its page: (the status of the answer it brings to a form the page sent, the table's seq
-    the page holds once it has applied the frame it brings), each None when it brings none (a "pong").
+def heard(message: bytes, held: int) -> tuple[int | None, int | None]:
+    """What a message tells a page that holds the table as of seq `held`: (the status of the answer it brings to a
+    form the page sent; the table's seq the page holds once it has applied the frame the message brings), each None
+    when it brings none (a "pong" brings neither).
 
     Today: the answer's JSON line first when there is one ({"answer": id, "status": 200}), then a whole frame whose
-    `<div id="live" … data-seq="N">` holds the table as of its seq N, and so every action up to N."""
+    `<div id="live" … data-seq="N">` holds the table as of its seq N (every action up to N), whatever `held` is."""
     status = None
     if message[:1] == b"{":
         line, _, message = message.partition(b"\n")
@@ -142,7 +143,7 @@ class Page:
 
     def received(self, message: bytes) -> None:
         wire = self.wire.popleft() if self.wire else len(message)
-        status, seq = heard(message)
+        status, seq = heard(message, self.seq)
         if seq is not None:
             self.seq = max(self.seq, seq)
             if self.table.tally.measuring:
