@@ -71,7 +71,10 @@ def table(runs: dict, columns: tuple[str, ...]) -> list[str]:
 def median(values) -> str:
     """The median of the runs that have a figure (a run without frames has no frame bytes), or "-"."""
     found = [value for value in values if value is not None]
-    return f"{statistics.median(found):.4g}" if found else "-"
+    if not found:
+        return "-"
+    middle = statistics.median(found)
+    return f"{middle:.4g}" if abs(middle) < 10_000 else f"{middle:.0f}"  # 38,600 bytes, not 3.86e+04
 
 
 if __name__ == "__main__":
