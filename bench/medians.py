@@ -62,7 +62,7 @@ def table(runs: dict, columns: tuple[str, ...]) -> list[str]:
     ]
     for (tables, server), found in sorted(runs.items()):
         medians = [median(run.get(key) for run in found) for key in columns]
-        each = ", ".join(f"{run['p99_ms']:.4g}/{run['actions_per_s']:.0f}" for run in found)
+        each = ", ".join(f"{figure(run['p99_ms'])}/{run['actions_per_s']:.0f}" for run in found)
         broken = sum(int(run.get(key) or 0) for run in found for key in (*SANITY, "timed_out"))
         lines.append(f"| {server} | {tables} | {len(found)} | " + " | ".join(medians) + f" | {each} | {broken} |")
     return lines
@@ -71,10 +71,11 @@ def table(runs: dict, columns: tuple[str, ...]) -> list[str]:
 def median(values) -> str:
     """The median of the runs that have a figure (a run without frames has no frame bytes), or "-"."""
     found = [value for value in values if value is not None]
-    if not found:
-        return "-"
-    middle = statistics.median(found)
-    return f"{middle:.4g}" if abs(middle) < 10_000 else f"{middle:.0f}"  # 38,600 bytes, not 3.86e+04
+    return figure(statistics.median(found)) if found else "-"
+
+
+def figure(value: float) -> str:
+    return f"{value:.4g}" if abs(value) < 10_000 else f"{value:.0f}"  # 38600 bytes, not 3.86e+04
 
 
 if __name__ == "__main__":
