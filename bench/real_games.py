@@ -60,7 +60,9 @@ from tests.e2e.walk import LANGUAGES
 GAMES = ("mice-and-mystics", "scotland-yard", "downforce", "eat-your-tourist")
 HEARTBEAT = 10.0  # seconds between a page's pings (static/app.js)
 HEARTBEAT_TICK = 0.1  # the pages ping in turn, a share of them every tick
-RENDER_WORKER_STOPPED = "the render worker stopped"  # in the server's log (companion/web/render_worker.py)
+# What the servers' log says of a run, counted: the render worker stopped (companion/web/render_worker.py), and
+# gunicorn killed a worker that did not tell it it was alive for `timeout` seconds (deploy/gunicorn.conf.py).
+LOGGED = {"render_worker_stops": "the render worker stopped", "server_worker_timeouts": "WORKER TIMEOUT"}
 
 
 # -- What a received message tells. THE ONE PLACE TO CHANGE WHEN THE FRAMES CHANGE (issue 39: only what changed,
@@ -280,10 +282,18 @@ async def heartbeats(pages: list[Page], every: float) -> None:
         await asyncio.sleep(HEARTBEAT_TICK)
 
 
-def cpu_of(servers) -> tuple[float, float]:
-    """CPU seconds so far of the processes that serve and of their render workers."""
+def cpu_of(servers) -> tuple[list[int], float, float]:
+    """The processes that serve, and CPU seconds so far of them and of their render workers."""
     times = [server.cpu_seconds() for server in servers]
-    return sum(serving for serving, _ in times), sum(rendering for _, rendering in times)
+    pids = [pid for server in servers for pid in server.pids]
+    return pids, sum(serving for serving, _ in times), sum(rendering for _, rendering in times)
+
+
+def cpu_since(servers, before: tuple[list[int], float, float]) -> tuple[float | None, float | None]:
+    """CPU seconds of the processes that serve and of their render workers since `before`; None when a process that
+    served then serves no more (gunicorn restarted it, and its time is lost)."""
+    pids, serving, rendering = cpu_of(servers)
+    return (serving - before[1], rendering - before[2]) if pids == before[0] else (None, None)
 
 
 async def play(tables: list[Table], args, servers) -> dict:
@@ -309,10 +319,10 @@ async def play(tables: list[Table], args, servers) -> dict:
     tally.measuring = False
     server_pids = [pid for server in servers for pid in server.pids]
     worker_pids = [pid for server in servers for pid in server.render_pids]
+    logs = "".join(server.log.read_text() for server in servers)
     measured = {
-        "server_cpu": cpu_of(servers)[0] - cpu[0],
-        "worker_cpu": cpu_of(servers)[1] - cpu[1],
-        "worker_stops": sum(server.log.read_text().count(RENDER_WORKER_STOPPED) for server in servers),
+        "cpu": cpu_since(servers, cpu),
+        "logged": {name: logs.count(phrase) for name, phrase in LOGGED.items()},
         "client_cpu": own_cpu_seconds() - own_cpu,
         "ticks": [b - a for a, b in zip(ticks, machine_ticks(), strict=True)],
         "server_rss": memory_mb(server_pids, "VmRSS"),
@@ -344,10 +354,20 @@ def frame_figures(frames: list[tuple[str, int, int]]) -> dict:
     return figures
 
 
+def cpu_figures(serving: float | None, rendering: float | None, actions: int, wall: float) -> dict:
+    """CPU per action of the server and its render worker, and each one's share of a core; None when not known."""
+    if serving is None:
+        return dict.fromkeys(("server_cpu_ms_per_action", "server_cpu_pct", "render_worker_cpu_pct"))
+    return {
+        "server_cpu_ms_per_action": round(1000 * (serving + rendering) / max(1, actions), 2),
+        "server_cpu_pct": round(100 * serving / wall, 1),
+        "render_worker_cpu_pct": round(100 * rendering / wall, 1),
+    }
+
+
 def report(args, game: str, tables: list[Table], measured: dict) -> dict:
     tally, wall, ticks = tables[0].tally, measured["wall"], measured["ticks"]
     actions = len(tally.latencies)
-    server_cpu = measured["server_cpu"] + measured["worker_cpu"]
     return {
         "server": f"real-{game}",  # as bench.medians groups the runs
         "game": game,
@@ -358,9 +378,7 @@ def report(args, game: str, tables: list[Table], measured: dict) -> dict:
         **latency_figures(tally.latencies),
         "actions_per_s": round(actions / wall, 1),
         "offered_per_s": round(len(tables) / args.pace, 1),
-        "server_cpu_ms_per_action": round(1000 * server_cpu / max(1, actions), 2),
-        "server_cpu_pct": round(100 * measured["server_cpu"] / wall, 1),
-        "render_worker_cpu_pct": round(100 * measured["worker_cpu"] / wall, 1),
+        **cpu_figures(*measured["cpu"], actions, wall),
         "client_cpu_pct": round(100 * measured["client_cpu"] / wall, 1),
         "machine_idle_pct": round(100 * ticks[3] / max(1, sum(ticks)), 1),
         "load_average": measured["load_average"],
@@ -371,7 +389,7 @@ def report(args, game: str, tables: list[Table], measured: dict) -> dict:
         "incomplete_actions": sum(table.in_flight is not None for table in tables),
         "refused_actions": tally.refused,
         "disconnects": tally.disconnects,
-        "render_worker_stops": measured["worker_stops"],
+        **measured["logged"],
         "pages_not_opened": tally.not_opened,
         "tables_not_open": sum(not table.is_open() for table in tables),
         "tables_at_the_end": sum(table.position == len(table.script.steps) for table in tables),
