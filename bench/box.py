@@ -10,6 +10,7 @@ dependencies are not pinned) and the processor are what to compare first.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -43,6 +44,7 @@ def box() -> dict:
         "packages": {name: metadata.version(name) for name in (*HOT_PATH, *SERVING)},
         "processor": processor(),
         "node": node(),
+        "load_average": [round(load, 2) for load in os.getloadavg()],  # 1, 5 and 15 minutes: what else runs
     }
 
 

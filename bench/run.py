@@ -209,6 +209,13 @@ def percentile(values: list[float], share: float) -> float:
     return round(nearest_rank(ordered, share) * 1000, 2) if ordered else 0.0
 
 
+def latency_figures(latencies: list[float]) -> dict[str, float]:
+    """p50, p90, p99 and the slowest, in milliseconds."""
+    return {f"p{share}_ms": percentile(latencies, share / 100) for share in (50, 90, 99)} | {
+        "max_ms": percentile(latencies, 1.0)
+    }
+
+
 async def play(tables: list[Table], rounds: int, warmup: int, timeout: float, pids: list[int], pace: float) -> dict:
     gate = asyncio.Semaphore(CONNECTING_AT_ONCE)
     listeners = [asyncio.create_task(listen(t, s, gate)) for t in tables for s in t.seats]
@@ -260,10 +267,7 @@ def report(args, tables: list[Table], tally: Tally, measured: dict) -> dict:
         "tables": args.tables,
         "seats": args.seats,
         "actions": actions,
-        "p50_ms": percentile(tally.latencies, 0.50),
-        "p90_ms": percentile(tally.latencies, 0.90),
-        "p99_ms": percentile(tally.latencies, 0.99),
-        "max_ms": percentile(tally.latencies, 1.0),
+        **latency_figures(tally.latencies),
         "actions_per_s": round(actions / wall, 1),
         "server_rss_mb": measured["rss"],
         "server_rss_peak_mb": measured["rss_peak"],

@@ -10,12 +10,13 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/0"
+CLOCK_TICKS = 100  # per second, in /proc
 
 
 def free_port() -> int:
@@ -84,9 +85,22 @@ class Server:
 
     @property
     def pids(self) -> list[int]:
-        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-        found = [int(pid) for pid in children.read_text().split()] if children.exists() else []
-        return found or [self.process.pid]
+        return children(self.process.pid) or [self.process.pid]
+
+    @property
+    def render_pids(self) -> list[int]:
+        """The render workers (companion/web/render_worker.py) of the processes that serve."""
+        return [pid for server in self.pids for pid in children(server)]
+
+    def cpu_seconds(self) -> tuple[float, float]:
+        """CPU time so far of the processes that serve, and of their render workers: those running and those that
+        ended (a render worker that stopped is restarted, and its time is its server's children's once waited for)."""
+        serving = rendering = 0
+        for pid in self.pids:
+            ticks = process_ticks(pid)
+            serving += ticks[11] + ticks[12]  # utime, stime
+            rendering += ticks[13] + ticks[14] + sum(sum(process_ticks(child)[11:13]) for child in children(pid))
+        return serving / CLOCK_TICKS, rendering / CLOCK_TICKS
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -96,6 +110,20 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+
+
+def children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(child) for child in path.read_text().split()] if path.exists() else []
+
+
+def process_ticks(pid: int) -> list[int]:
+    """The numbers of /proc/PID/stat after its name (utime is [11]); zeros for a process gone meanwhile."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return [0] * 50
+    return [0, *(int(number) for number in fields[1:])]  # [0]: the state, a letter
 
 
 @contextlib.contextmanager
@@ -113,8 +141,11 @@ def postgres_database() -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def running(config: str, worker: str, data_dir: Path) -> Iterator[list[Server]]:
-    """`sqlite`: one process on SQLite. `postgres-redis`: two processes sharing PostgreSQL and Redis."""
+def running(
+    config: str, worker: str, data_dir: Path, prepare: Callable[[dict], None] | None = None
+) -> Iterator[list[Server]]:
+    """`sqlite`: one process on SQLite. `postgres-redis`: two processes sharing PostgreSQL and Redis. `prepare` is
+    given the servers' environment (their database's URL) before they start."""
     env = {
         "COMPANION_EXTRA_GAMES": "bench.sealed_bid",
         "COMPANION_RATE_LIMIT_TABLES": "1000000",
@@ -129,6 +160,8 @@ def running(config: str, worker: str, data_dir: Path) -> Iterator[list[Server]]:
                 "COMPANION_REDIS_PREFIX": f"companion-bench-{secrets.token_hex(4)}",
             }
             count = 2
+        if prepare:
+            prepare(env)
         servers = []
         try:
             for _ in range(count):

@@ -43,6 +43,29 @@ def test_a_short_benchmark_run_completes(config, request):
     assert not result["timed_out"] and result["errors"] == 0
 
 
+def test_a_short_run_of_the_real_games_brings_every_action_to_every_page(tmp_path):
+    """bench.real_games, 2 tables of each game for 2 s: every action sent as its page sends it is held by every page
+    of its table, none is refused (the recorded game replays), and the frames' bytes on the wire are deflate's."""
+    finished = subprocess.run(
+        [sys.executable, "-m", "bench.real_games", "--game", "all", "--tables", "2", "--pace", "0.4"]
+        + ["--duration", "2", "--drain", "20", "--timeout", "30", "--scripts", "1", "--script-limit", "8"]
+        + ["--cache", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert finished.returncode == 0, finished.stderr
+    runs = [json.loads(line) for line in finished.stdout.splitlines()]
+    assert [run["game"] for run in runs] == ["mice-and-mystics", "scotland-yard", "downforce", "eat-your-tourist"]
+    for run in runs:
+        assert run["actions"] == run["actions_sent"] > 0, run
+        assert run["frames"] >= run["actions"] * run["pages_per_table"], run
+        assert run["incomplete_actions"] == run["refused_actions"] == run["disconnects"] == 0, run
+        assert run["pages_not_opened"] == run["tables_not_open"] == 0, run
+        assert run["seat_frame_wire_p50"] < run["seat_frame_raw_p50"], run
+
+
 def test_a_set_of_runs_says_what_it_ran_on_and_its_medians_pass_over_that(tmp_path):
     """bench/compare.sh's first line (bench/box.py) names the interpreter and the libraries; bench.medians makes its
     rows from the runs alone."""
