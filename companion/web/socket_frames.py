@@ -143,7 +143,9 @@ class SocketFrames:
             (length,), start = struct.unpack_from("!H", unread, 2), 4
         common = (
             second & MASKED
-            and (start == 2 or length >= 126)  # wsproto refuses a length written longer than it needed
+            # A 7-bit length (127 announces a 64-bit one: wsproto's), or a 16-bit one that needed its 16 bits (wsproto
+            # refuses a length written longer than it needed).
+            and (length < 126 if start == 2 else length >= 126)
             and length <= LONGEST_READ_HERE
             and (
                 first == FIN | TEXT
