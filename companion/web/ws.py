@@ -60,6 +60,11 @@ bp = Blueprint("ws", __name__)
 simple_websocket.ws.PerMessageDeflate = functools.partial(OneMessageDeflate, MAX_BODY)
 
 
+# Long enough for the reader to write one frame (the reply to the phone's close: without it the phone sees an abnormal
+# close, 1006, instead of 1000); short enough not to hold a worker thread.
+CLOSE_REPLY_WAIT = 1.0
+
+
 class PageServer(simple_websocket.Server):
     """simple-websocket's server of one socket, with the common frames read and written in SocketFrames."""
 
@@ -67,6 +72,22 @@ class PageServer(simple_websocket.Server):
         super().handshake()  # before the reader starts: it reads only through SocketFrames
         if self.connected:
             self.ws = SocketFrames(self.ws)
+
+    def _thread(self) -> None:
+        """The reader; its end wakes the page (simple-websocket wakes it before it marks the socket closed on a message
+        too big, and the page could look in between and wait on, until its next ping)."""
+        try:
+            super()._thread()
+        finally:
+            self.event.set()
+
+    def finish(self) -> None:
+        """The page is done with its socket: let the reader answer the phone's close, then end the connection, so that
+        nothing more is read or written on it. (Under werkzeug the server wrote an HTTP answer after the last frame.)"""
+        if not self.connected:  # its reader marks the socket closed (waking the page) before it writes the reply
+            self.thread.join(CLOSE_REPLY_WAIT)
+        with contextlib.suppress(OSError):  # closed already
+            self.sock.shutdown(socket.SHUT_RDWR)
 
 
 flask_sock.Server = PageServer  # flask-sock makes each route's socket with the name it imported
@@ -295,7 +316,7 @@ def table_socket(ws, code):
         pass  # the phone went away or was cut off: it reconnects and catches up by `since`
     finally:
         hub.unwatch(code, page)
-        _finish_closing(ws)
+        ws.finish()
 
 
 @bp.before_app_request
@@ -311,21 +332,6 @@ def origin_allowed(origin: str | None) -> bool:
         return True
     allowed = {request.host_url.rstrip("/").split("://", 1)[1], *current_app.config["ALLOWED_ORIGINS"]}
     return origin.split("://", 1)[-1].rstrip("/") in allowed
-
-
-# Long enough for the reader thread to write one frame; short enough not to hold a worker thread.
-CLOSE_REPLY_WAIT = 1.0
-
-
-def _finish_closing(ws) -> None:
-    """Let simple-websocket answer the phone's close frame before the server closes the TCP socket.
-
-    Its reader thread marks the socket closed (waking `receive`) before it writes
-    the close reply; returning at once lets gunicorn close the socket first, and the
-    phone sees an abnormal close (1006) instead of 1000.
-    """
-    if not ws.connected:
-        ws.thread.join(CLOSE_REPLY_WAIT)
 
 
 def _handle(code: str, token: str | None, page: PageSocket, message: str) -> None:
