@@ -60,18 +60,38 @@ bp = Blueprint("ws", __name__)
 simple_websocket.ws.PerMessageDeflate = functools.partial(OneMessageDeflate, MAX_BODY)
 
 
+# Messages a phone may have sent that its page has not handled yet: a burst of taps waits in memory, a flood in the
+# kernel, whose full window slows the phone (simple-websocket's reader kept them all: one socket sending deflated 60 KB
+# messages grew the server by 540 MB in 5 s, bench/RESULTS.md).
+READ_AHEAD = 4
 # Long enough for the reader to write one frame (the reply to the phone's close: without it the phone sees an abnormal
 # close, 1006, instead of 1000); short enough not to hold a worker thread.
 CLOSE_REPLY_WAIT = 1.0
 
 
 class PageServer(simple_websocket.Server):
-    """simple-websocket's server of one socket, with the common frames read and written in SocketFrames."""
+    """simple-websocket's server of one socket, with the common frames read and written in SocketFrames, and at most
+    READ_AHEAD messages read ahead of the page."""
+
+    def __init__(self, *args, **kwargs):
+        self._room = threading.Event()  # set when the page takes a message, or is done with the socket
+        super().__init__(*args, **kwargs)
 
     def handshake(self) -> None:
         super().handshake()  # before the reader starts: it reads only through SocketFrames
         if self.connected:
-            self.ws = SocketFrames(self.ws)
+            self.ws = SocketFrames(self.ws, self._room_for_a_message)
+
+    def _room_for_a_message(self) -> None:
+        """The reader's wait while the page has READ_AHEAD messages unhandled; it reads no more once the socket is
+        closed (simple-websocket's reader would take the phone's messages on, and reopen the socket for them)."""
+        while True:
+            self._room.clear()  # cleared before looking: a message taken after the look sets it again
+            if not self.connected:
+                raise ConnectionAbortedError("the socket is closed")  # the reader's end
+            if len(self.input_buffer) < READ_AHEAD:
+                return
+            self._room.wait()
 
     def _thread(self) -> None:
         """The reader; its end wakes the page (simple-websocket wakes it before it marks the socket closed on a message
@@ -81,9 +101,15 @@ class PageServer(simple_websocket.Server):
         finally:
             self.event.set()
 
+    def receive(self, timeout=None):
+        message = super().receive(timeout)
+        self._room.set()
+        return message
+
     def finish(self) -> None:
         """The page is done with its socket: let the reader answer the phone's close, then end the connection, so that
         nothing more is read or written on it. (Under werkzeug the server wrote an HTTP answer after the last frame.)"""
+        self._room.set()
         if not self.connected:  # its reader marks the socket closed (waking the page) before it writes the reply
             self.thread.join(CLOSE_REPLY_WAIT)
         with contextlib.suppress(OSError):  # closed already
@@ -187,6 +213,7 @@ class PageSocket(PageView):
                 self._ping()
             self.ws.event.clear()  # cleared before looking: whatever arrives after the look sets it again
             if self.ws.input_buffer or not self.ws.connected:
+                time.sleep(0)  # under gevent, every other page and request has its turn between one phone's messages
                 return self.ws.receive()  # does not wait: a message is there, or it raises ConnectionClosed
             if self._behind.is_set():
                 return None

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import pytest
 
-from bench.flood import CLOSE, RawSocket, close_code, frame
+from bench.flood import CLOSE, PeakMemory, RawSocket, close_code, flood, frame, process_tree, resident_mb
 from bench.servers import Server
 from tests.conftest import TEST_GAMES, ServerProcess
 from tests.http import open_table
@@ -50,6 +50,17 @@ def gunicorn(tmp_path_factory):
 @pytest.fixture(params=["serve", "gunicorn"])
 def server(request) -> Running:
     return request.getfixturevalue(request.param)
+
+
+def test_a_flood_of_60_kb_messages_does_not_grow_the_server(server):
+    """Deflated, each is a few hundred bytes on the wire: read without a bound, 3 s of them took hundreds of MB."""
+    table = open_table(server.url, seats=("player-1", "player-2"))
+    pids = process_tree(server.pid)
+    before = resident_mb(pids)
+    with PeakMemory(pids) as memory:
+        tally = flood(server.url, f"/t/{table['code']}/ws?format=json&since=0", table["host"], "60kb-deflated", 3)
+    assert tally.sent > 100
+    assert memory.peak - before < 50
 
 
 def test_nothing_follows_the_servers_close_frame(server):
