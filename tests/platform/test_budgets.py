@@ -14,6 +14,7 @@ import pytest
 
 from bench.flood import CLOSE, PeakMemory, RawSocket, close_code, flood, frame, process_tree, resident_mb
 from bench.servers import Server
+from companion.slow_clients import connection_budget
 from companion.web.ws import PING, SocketBudget
 from tests.conftest import TEST_GAMES, ServerProcess
 from tests.http import call, open_table
@@ -123,3 +124,9 @@ def test_nothing_follows_the_servers_close_frame(server):
     assert (opcode, close_code(payload)) == (CLOSE, 1009)
     assert page.rest() == b""
     page.close()
+
+
+def test_behind_a_trusted_proxy_the_app_counts_no_address_the_proxy_does():
+    """Every connection comes from the proxy's address: deploy/nginx.conf holds the budget (tests/scale)."""
+    assert connection_budget({"TRUSTED_PROXIES": 1, "CONNECTIONS_PER_ADDRESS": 100}).per_address is None
+    assert connection_budget({"TRUSTED_PROXIES": 0, "CONNECTIONS_PER_ADDRESS": 100}).per_address == 100
