@@ -62,7 +62,7 @@ simple_websocket.ws.PerMessageDeflate = functools.partial(OneMessageDeflate, MAX
 
 # Messages a phone may have sent that its page has not handled yet: a burst of taps waits in memory, a flood in the
 # kernel, whose full window slows the phone (simple-websocket's reader kept them all: one socket sending deflated 60 KB
-# messages grew the server by 540 MB in 5 s, bench/RESULTS.md).
+# messages grew the server by 450 MB in a 10 s flood, bench/RESULTS.md).
 READ_AHEAD = 4
 # Long enough for the reader to write one frame (the reply to the phone's close: without it the phone sees an abnormal
 # close, 1006, instead of 1000); short enough not to hold a worker thread.
@@ -127,6 +127,9 @@ PING, PONG = "ping", "pong"
 # a second after, is closed (1008: the page reconnects as from any lost socket).
 TAPS_AT_ONCE = 10
 REFUSALS_AT_ONCE, REFUSALS_PER_SECOND = 10, 1.0
+# A socket that went on past its refusals is held this long, read no more, before it is closed: a client that opens
+# another at once waits, not the server (each new socket costs the server its handshake and its budget's messages).
+FLOODER_HELD = 2.0
 # A page pings every 10 s (static/app.js): a ping this long after the last goes outside the budget, so a hand's burst
 # of taps never has its page's heartbeat refused.
 FREE_PING_SPACING = 5.0
@@ -411,6 +414,7 @@ def _serve(code: str, token: str | None, page: PageSocket) -> str:
             continue
         if not budget.admits(message):
             if not budget.may_refuse():
+                time.sleep(FLOODER_HELD)
                 return "Too many messages"
             _refuse(page, message)
         elif message == PING:
