@@ -27,19 +27,20 @@ import struct
 import tempfile
 import threading
 import time
-import urllib.request
 import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import websocket
 
+from bench.run import call, cpu_seconds
 from bench.servers import Server
 
 TEXT, CLOSE = 0x1, 0x8
 KINDS = ("refused", "valid", "forms", "60kb", "60kb-deflated")
 TAPS_PER_SECOND = 20  # the quiet table's taps in all: each of its six phones taps about three times a second
 SEATS = 6
+TAP_TIMEOUT = 10.0  # seconds a phone waits for a tap's answer (static/app.js: 15) before it counts it unanswered
 
 
 def frame(text: str | bytes, deflated: bool = False) -> bytes:
@@ -161,6 +162,7 @@ def flood(base: str, path: str, token: str, kind: str, seconds: float) -> FloodT
             time.sleep(0.05)  # refused: a hostile client tries again at once, nearly
             continue
         tally.sockets += 1
+        page.raw.settimeout(1)  # a send held this long: the server has stopped reading this socket, open another
         reader = threading.Thread(target=_count_frames, args=(page, tally), daemon=True)
         if reads:
             reader.start()
@@ -245,37 +247,41 @@ class PeakMemory:
         self._sampler.join()
 
 
-def call(base: str, path: str, body: dict, token: str | None = None) -> dict:
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST")
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
-
-
 class QuietTable:
     """Six phones at a sealed-bid table, each tapping its bid over its page's socket in turn."""
 
     def __init__(self, base: str):
+        self.base = base
         self.code = call(base, "/api/tables", {"game": "sealed-bid", "options": {"players": SEATS}})["code"]
-        self.pages = []
-        for index in range(SEATS):
-            token = call(base, f"/api/tables/{self.code}/seats", {"seat": f"seat-{index}", "name": f"Seat {index}"})
-            url = base.replace("http", "ws", 1) + f"/t/{self.code}/ws?view=seat&since=-1"
-            page = websocket.create_connection(url, header=[f"Authorization: Bearer {token['token']}"], timeout=30)
-            self.pages.append(page)
-        self.taps = 0
+        self.tokens = [
+            call(base, f"/api/tables/{self.code}/seats", {"seat": f"seat-{index}", "name": f"Seat {index}"})["token"]
+            for index in range(SEATS)
+        ]
+        self.pages: list[websocket.WebSocket | None] = [self._open(token) for token in self.tokens]
+        self.taps = self.unanswered = 0
+
+    def _open(self, token: str) -> websocket.WebSocket:
+        url = self.base.replace("http", "ws", 1) + f"/t/{self.code}/ws?view=seat&since=-1"
+        return websocket.create_connection(url, header=[f"Authorization: Bearer {token}"], timeout=TAP_TIMEOUT)
 
     def tap(self) -> float:
-        """One phone's bid, the next in turn; seconds from its send to its answer."""
-        page = self.pages[self.taps % SEATS]
+        """One phone's bid, the next in turn; seconds from its send to its answer (TAP_TIMEOUT when none came: the
+        phone then opens its page again, as static/app.js does)."""
+        seat = self.taps % SEATS
         self.taps += 1
         tap = {"type": ["bid"], "amount": [str(1 + self.taps % 1000)], "client_action_id": [f"bid-{self.taps}"]}
         started = time.perf_counter()
-        page.send(json.dumps({"form": tap}))
-        while not (answer := page.recv()).startswith("{"):
-            pass  # a view pushed before the answer (another phone's bid)
+        try:
+            self.pages[seat] = self.pages[seat] or self._open(self.tokens[seat])
+            self.pages[seat].send(json.dumps({"form": tap}))
+            while not (answer := self.pages[seat].recv()).startswith("{"):
+                pass  # a view pushed before the answer (another phone's bid)
+        except (OSError, websocket.WebSocketException):
+            self.unanswered += 1
+            if self.pages[seat]:
+                self.pages[seat].close()
+            self.pages[seat] = None  # opened again at the seat's next tap
+            return TAP_TIMEOUT
         elapsed = time.perf_counter() - started
         if json.loads(answer.split("\n", 1)[0])["status"] != 200:
             raise RuntimeError(f"the quiet table's tap was refused: {answer[:300]}")
@@ -284,13 +290,16 @@ class QuietTable:
     def play(self, seconds: float) -> list[float]:
         """Tap at TAPS_PER_SECOND for `seconds`; every tap's latency."""
         latencies, started = [], time.perf_counter()
+        next_tap = started
         while time.perf_counter() - started < seconds:
             latencies.append(self.tap())
-            time.sleep(max(0.0, started + len(latencies) / TAPS_PER_SECOND - time.perf_counter()))
+            # After a slow answer the next tap comes at once, but no hand catches up on the ones it missed.
+            next_tap = max(next_tap + 1 / TAPS_PER_SECOND, time.perf_counter())
+            time.sleep(max(0.0, next_tap - time.perf_counter()))
         return latencies
 
     def close(self) -> None:
-        for page in self.pages:
+        for page in filter(None, self.pages):
             page.close()
 
 
@@ -312,8 +321,10 @@ def measure(worker: str, kinds: list[str], seconds: float, data_dir: Path) -> li
         pids = process_tree(server.pids[0] if worker != "werkzeug" else server.process.pid)
         quiet = QuietTable(server.url)
         quiet.play(2)  # warm-up: the templates, the render worker
-        quiet_p99 = p99_ms(quiet.play(seconds))
-        rows = [{"worker": worker, "kind": "quiet", "p99_ms": quiet_p99, "taps": quiet.taps}]
+        cpu, started = cpu_seconds(pids), time.perf_counter()
+        alone = quiet.play(seconds)
+        quiet_p99, quiet_cpu = p99_ms(alone), cpu_share(pids, cpu, started)
+        rows = [{"worker": worker, "kind": "quiet", "p99_ms": quiet_p99, "taps": len(alone), "cpu_pct": quiet_cpu}]
         for kind in kinds:
             flooded = call(server.url, "/api/tables", {"game": "secret-notes", "options": {"players": 2}})
             path = f"/t/{flooded['code']}/ws?view=host&since=0" + ("" if kind == "forms" else "&format=json")
@@ -321,12 +332,14 @@ def measure(worker: str, kinds: list[str], seconds: float, data_dir: Path) -> li
             flooder = multiprocessing.get_context("fork").Process(
                 target=_flood_process, args=(server.url, path, flooded["host_token"], kind, seconds, results)
             )
-            before = resident_mb(pids)
+            quiet.unanswered = 0
+            before, cpu, started = resident_mb(pids), cpu_seconds(pids), time.perf_counter()
             flooder.start()
             with PeakMemory(pids) as memory:
                 latencies = quiet.play(seconds)
                 tally = results.get(timeout=seconds + 30)
                 flooder.join(10)
+            flood_cpu = cpu_share(pids, cpu, started)
             p99 = p99_ms(latencies)
             rows.append(
                 {
@@ -337,8 +350,11 @@ def measure(worker: str, kinds: list[str], seconds: float, data_dir: Path) -> li
                     "target_ms": round(2 * quiet_p99 + 100, 1),
                     "met": p99 <= 2 * quiet_p99 + 100,
                     "taps": len(latencies),
+                    "unanswered_taps": quiet.unanswered,
                     "rss_before_mb": round(before, 1),
                     "rss_growth_mb": round(max(0.0, memory.peak - before), 1),
+                    "cpu_pct": flood_cpu,
+                    "quiet_cpu_pct": quiet_cpu,
                     "flood": tally,
                 }
             )
@@ -349,21 +365,27 @@ def measure(worker: str, kinds: list[str], seconds: float, data_dir: Path) -> li
         server.stop()
 
 
+def cpu_share(pids: list[int], cpu_before: float, started: float) -> float:
+    """The processes' CPU since `started`, in % of one core."""
+    return round(100 * (cpu_seconds(pids) - cpu_before) / (time.perf_counter() - started), 1)
+
+
 def table(rows: list[dict]) -> str:
     """The rows as bench/RESULTS.md's table."""
     lines = [
-        "| server | flood | p99 quiet | p99 flood | target | RSS growth | flooding sockets, messages sent, refusals, "
-        "closes |",
-        "|---|---|---:|---:|---:|---:|---|",
+        "| server | flood | p99 quiet | p99 flood | target | taps unanswered | RSS growth | server CPU quiet / flood | "
+        "flooding sockets, refusals, closes |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for row in rows:
         if row["kind"] == "quiet":
             continue
-        flood_tally = row["flood"]
+        tally = row["flood"]
         lines.append(
             f"| {row['worker']} | {row['kind']} | {row['quiet_p99_ms']} ms | **{row['p99_ms']} ms** | "
-            f"{row['target_ms']} ms | **{row['rss_growth_mb']} MB** | {flood_tally['sockets']}, {flood_tally['sent']}, "
-            f"{flood_tally['refusals']}, {flood_tally['closes']} |"
+            f"{row['target_ms']} ms | {row['unanswered_taps']} of {row['taps']} | **{row['rss_growth_mb']} MB** | "
+            f"{row['quiet_cpu_pct']} / {row['cpu_pct']} % | "
+            f"{tally['sockets']}, {tally['refusals']}, {tally['closes']} |"
         )
     return "\n".join(lines)
 
