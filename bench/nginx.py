@@ -2,7 +2,8 @@
 
 (tests/scale/test_nginx.py runs the same main file, `main_config`, in front of the site with TLS.)
 
-The load generator speaks plain HTTP and WebSocket to 127.0.0.1, so the TLS lines go;
+The load generator speaks plain HTTP and WebSocket to 127.0.0.1, so the TLS lines go, and
+so does the budget of connections per client address (all of its thousands come from one);
 everything else (the routing of a table to one process, the socket settings) is
 the shipped file's. With one process, both upstream entries name it.
 
@@ -24,7 +25,7 @@ def site(port: int, upstreams: list[int]) -> str:
     kept = []
     for line in DEPLOYED.read_text().splitlines():
         stripped = line.strip()
-        if stripped.startswith(("ssl_", "add_header Strict-Transport-Security", "listen [::]")):
+        if stripped.startswith(("ssl_", "add_header Strict-Transport-Security", "listen [::]", "limit_conn ")):
             continue
         line = line.replace("app1:8000", f"127.0.0.1:{first}").replace("app2:8000", f"127.0.0.1:{second}")
         line = line.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{port};")

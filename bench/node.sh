@@ -34,6 +34,7 @@ cd "$project"
 masters=""
 serve() {  # serve PORT WORKERS: one gunicorn with that many workers on 127.0.0.1:PORT
   COMPANION_EXTRA_GAMES=bench.sealed_bid COMPANION_RATE_LIMIT_TABLES=1000000 COMPANION_RATE_LIMIT_SEATS=1000000 \
+  COMPANION_SOCKET_RATE=1000000 \
   COMPANION_BIND=127.0.0.1:$1 COMPANION_WORKER_CLASS=$WORKER COMPANION_WORKERS=$2 COMPANION_DATA_DIR=$data \
   PYTHONPATH=$project .venv/bin/python -m gunicorn -c deploy/gunicorn.conf.py 'companion.web.app:create_app()' \
     >"$data/server-$1.log" 2>&1 &

@@ -68,7 +68,7 @@ def print_join(url: str) -> None:
 
 
 def serve(args: argparse.Namespace) -> None:
-    from companion.slow_clients import LanRequestHandler, LanServer
+    from companion.slow_clients import LanRequestHandler, LanServer, connection_budget
     from companion.web.app import create_app
 
     scheme = "https" if args.tls else "http"
@@ -77,8 +77,8 @@ def serve(args: argparse.Namespace) -> None:
     app = create_app({"DATA_DIR": args.data_dir, "PUBLIC_URL": public_url})
     ssl_context = self_signed_certificate(args.data_dir) if args.tls else None
     handler = type("Handler", (LanRequestHandler,), {"request_timeout": app.config["REQUEST_TIMEOUT"]})
-    server = LanServer(args.host, args.port, app, handler, ssl_context=ssl_context)
-    server.max_connections = app.config["MAX_CONNECTIONS"]
+    connections = connection_budget(app.config, total=app.config["MAX_CONNECTIONS"])
+    server = LanServer(args.host, args.port, app, handler, ssl_context=ssl_context, connections=connections)
     if app.extensions["companion.render_worker"] is not None:
         app.extensions["companion.render_worker"].start()
     print_join(public_url + "/")

@@ -33,8 +33,13 @@ def from_environment() -> dict:
         "PING_INTERVAL": float(env.get("COMPANION_PING_INTERVAL", "12")),
         # Seconds a request's headers, and then its body, may take to arrive (companion.slow_clients).
         "REQUEST_TIMEOUT": float(env.get("COMPANION_REQUEST_TIMEOUT", "10")),
+        # Messages a second a page's socket may send after a burst of ten (web/ws.py: the fastest hand's taps).
+        "SOCKET_RATE": float(env.get("COMPANION_SOCKET_RATE", "5")),
         # `companion serve`: connections at once (a thread each); the ones past it are closed at once.
         "MAX_CONNECTIONS": int(env.get("COMPANION_MAX_CONNECTIONS", "200")),
+        # Connections at once from one client address (companion.slow_clients): a café's ten tables of seven pages
+        # behind one NAT, and their page loads; "0" turns it off. Behind a trusted proxy the proxy counts them.
+        "CONNECTIONS_PER_ADDRESS": int(env.get("COMPANION_CONNECTIONS_PER_ADDRESS", "100")),
         # Add-on games: comma-separated modules that expose `game`, registered beside the built-in ones.
         "EXTRA_GAMES": env.get("COMPANION_EXTRA_GAMES", ""),
         # A second process renders the pages' pushed frames (companion/web/render_worker.py): on where there is a

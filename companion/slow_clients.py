@@ -7,6 +7,10 @@ byte now and then would otherwise hold a connection for as long as it likes
 for the tables. A late client's socket is shut down; its reads end at once.
 gunicorn bounds the headers itself (its keep-alive timeout covers them, see
 deploy/gunicorn.conf.py); `companion serve` also bounds its connections.
+
+And however fast it opens them, one client address holds at most its budget of
+connections (COMPANION_CONNECTIONS_PER_ADDRESS): under `companion serve` here, under
+gunicorn in companion/gevent_worker.py; the ones past it are closed as they are accepted.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import io
 import socket
 import threading
 import time
+from collections import Counter
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
@@ -125,23 +130,49 @@ class LanRequestHandler(WSGIRequestHandler):
         return parsed
 
 
+class ConnectionBudget:
+    """Connections open at once: at most `total` in all and `per_address` from any one client address (None: no
+    bound), so that one device, or one NAT's devices, can never hold every connection."""
+
+    def __init__(self, total: int | None, per_address: int | None):
+        self.total, self.per_address = total, per_address
+        self._open: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def take(self, address: str) -> bool:
+        """Whether a connection from the address fits; if it does, it counts until given back."""
+        with self._lock:
+            if (self.total is not None and self._open.total() >= self.total) or (
+                self.per_address is not None and self._open[address] >= self.per_address
+            ):
+                return False
+            self._open[address] += 1
+            return True
+
+    def give_back(self, address: str) -> None:
+        with self._lock:
+            self._open[address] -= 1
+            if not self._open[address]:
+                del self._open[address]
+
+
+def connection_budget(config, total: int | None = None) -> ConnectionBudget:
+    """The app's budget of connections; behind a trusted proxy every connection comes from the proxy's address, and the
+    budget per address is the proxy's (deploy/nginx.conf: limit_conn)."""
+    per_address = None if config["TRUSTED_PROXIES"] else config["CONNECTIONS_PER_ADDRESS"] or None
+    return ConnectionBudget(total, per_address)
+
+
 class LanServer(ThreadedWSGIServer):
-    """Werkzeug's threaded server with a bound on its connections (a thread each): one misbehaving device
-    opening thousands of requests is refused the ones past the bound, instead of freezing the box."""
+    """Werkzeug's threaded server with a budget of connections (a thread each): one misbehaving device opening
+    thousands of requests is refused the ones past it, instead of freezing the box or starving the other devices."""
 
-    max_connections = 200
-
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, connections: ConnectionBudget, **kwargs):
         super().__init__(*args, **kwargs)
-        self._open = 0
-        self._open_lock = threading.Lock()
+        self.connections = connections
 
     def process_request(self, request, client_address) -> None:
-        with self._open_lock:
-            full = self._open >= self.max_connections
-            if not full:
-                self._open += 1
-        if full:
+        if not self.connections.take(client_address[0]):
             self.shutdown_request(request)
             return
         super().process_request(request, client_address)
@@ -150,5 +181,4 @@ class LanServer(ThreadedWSGIServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            with self._open_lock:
-                self._open -= 1
+            self.connections.give_back(client_address[0])

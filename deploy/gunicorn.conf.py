@@ -12,6 +12,8 @@ import os
 
 bind = os.environ.get("COMPANION_BIND", "127.0.0.1:8000")
 worker_class = os.environ.get("COMPANION_WORKER_CLASS", "gevent")
+if worker_class == "gevent":  # with a budget of connections per client address (gthread has none)
+    worker_class = "companion.gevent_worker.GeventWorker"
 # Processes, not threads, use the cores: one per core. With several, set
 # COMPANION_DATABASE_URL and COMPANION_REDIS_URL (SQLite and the in-process hub serve one process).
 workers = int(os.environ.get("COMPANION_WORKERS", "1"))

@@ -7,15 +7,20 @@ the server sends is written here. The first frame of any other kind (a fragment,
 a long one, anything malformed) and all that follows it go to wsproto, which has seen nothing before that frame and
 so reads on from the start of a message, answering and refusing exactly as it always did; from then on it writes
 the socket's frames too.
+
+Frames are read one at a time, as their events are asked for, and the socket's owner may hold back the next message
+until its page has room for it (`room_for_a_message`): what a phone sends past that stays unread in the kernel, whose
+full window slows the phone, not the server's memory.
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Callable, Iterator
 
 from wsproto import ConnectionState, WSConnection
-from wsproto.events import Event, Pong, TextMessage
+from wsproto.events import Event, Message, Pong, TextMessage
 from wsproto.extensions import PerMessageDeflate
 
 FIN = 0x80
@@ -74,11 +79,13 @@ class BoundedInflate:
 class SocketFrames:
     """The socket's wsproto connection (after its handshake), with the common frames read and written here.
 
-    simple-websocket calls it as it calls wsproto: receive_data, events and send.
+    simple-websocket calls it as it calls wsproto: receive_data, events and send. `room_for_a_message` is called
+    before each message is handed on, and may wait.
     """
 
-    def __init__(self, connection: WSConnection):
+    def __init__(self, connection: WSConnection, room_for_a_message: Callable[[], None] = lambda: None):
         self._connection = connection
+        self._room_for_a_message = room_for_a_message
         # The negotiated extensions: wsproto names them nowhere else. One that keeps them elsewhere reads and writes
         # every frame itself, as before SocketFrames.
         extensions = getattr(getattr(connection.connection, "_proto", None), "extensions", None)
@@ -95,7 +102,6 @@ class SocketFrames:
         # lets wsproto inflate one; else wsproto keeps the context.
         self._inflate_each = isinstance(self._deflate, OneMessageDeflate) and self._deflate.client_no_context_takeover
         self._unread = bytearray()
-        self._read: list[Event] = []
         self.handed_over = extensions is None  # the rest of the stream, both ways, is wsproto's
 
     @property
@@ -108,14 +114,19 @@ class SocketFrames:
             self._hand_over()
         if self.handed_over:
             self._connection.receive_data(data)
-            return
-        self._unread += data
-        while (event := self._next_event()) is not None:
-            self._read.append(event)
+        else:
+            self._unread += data
 
-    def events(self):
-        read, self._read = self._read, []
-        yield from read
+    def events(self) -> Iterator[Event]:
+        """The events of the frames received so far, each message once there is room for it."""
+        for event in self._events():
+            if isinstance(event, Message):
+                self._room_for_a_message()
+            yield event
+
+    def _events(self) -> Iterator[Event]:
+        while not self.handed_over and (event := self._next_event()) is not None:
+            yield event
         if self.handed_over:
             yield from self._connection.events()
 
@@ -143,7 +154,9 @@ class SocketFrames:
             (length,), start = struct.unpack_from("!H", unread, 2), 4
         common = (
             second & MASKED
-            and (start == 2 or length >= 126)  # wsproto refuses a length written longer than it needed
+            # A 7-bit length (127 announces a 64-bit one: wsproto's), or a 16-bit one that needed its 16 bits (wsproto
+            # refuses a length written longer than it needed).
+            and (length < 126 if start == 2 else length >= 126)
             and length <= LONGEST_READ_HERE
             and (
                 first == FIN | TEXT

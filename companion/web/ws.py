@@ -25,10 +25,10 @@ from flask_sock import ConnectionClosed, Sock
 from wsproto.events import Ping, TextMessage
 from wsproto.frame_protocol import CloseReason
 
-from companion.boundary import MAX_BODY, form_from_json, parse_json_text
+from companion.boundary import MAX_BODY, Form, form_from_json, parse_json_text
 from companion.forms import action_from_json, optional_int, optional_str
 from companion.games.base import HOST, N_
-from companion.tables import TableError, Tables, Unauthorized, token_hash
+from companion.tables import TableError, Tables, TooMany, Unauthorized, token_hash
 from companion.web.common import (
     Seating,
     act_by_form,
@@ -60,13 +60,60 @@ bp = Blueprint("ws", __name__)
 simple_websocket.ws.PerMessageDeflate = functools.partial(OneMessageDeflate, MAX_BODY)
 
 
+# Messages a phone may have sent that its page has not handled yet: a burst of taps waits in memory, a flood in the
+# kernel, whose full window slows the phone (simple-websocket's reader kept them all: one socket sending deflated 60 KB
+# messages grew the server by 450 MB in a 10 s flood, bench/RESULTS.md).
+READ_AHEAD = 4
+# Long enough for the reader to write one frame (the reply to the phone's close: without it the phone sees an abnormal
+# close, 1006, instead of 1000); short enough not to hold a worker thread.
+CLOSE_REPLY_WAIT = 1.0
+
+
 class PageServer(simple_websocket.Server):
-    """simple-websocket's server of one socket, with the common frames read and written in SocketFrames."""
+    """simple-websocket's server of one socket, with the common frames read and written in SocketFrames, and at most
+    READ_AHEAD messages read ahead of the page."""
+
+    def __init__(self, *args, **kwargs):
+        self._room = threading.Event()  # set when the page takes a message, or is done with the socket
+        super().__init__(*args, **kwargs)
 
     def handshake(self) -> None:
         super().handshake()  # before the reader starts: it reads only through SocketFrames
         if self.connected:
-            self.ws = SocketFrames(self.ws)
+            self.ws = SocketFrames(self.ws, self._room_for_a_message)
+
+    def _room_for_a_message(self) -> None:
+        """The reader's wait while the page has READ_AHEAD messages unhandled; it reads no more once the socket is
+        closed (simple-websocket's reader would take the phone's messages on, and reopen the socket for them)."""
+        while True:
+            self._room.clear()  # cleared before looking: a message taken after the look sets it again
+            if not self.connected:
+                raise ConnectionAbortedError("the socket is closed")  # the reader's end
+            if len(self.input_buffer) < READ_AHEAD:
+                return
+            self._room.wait()
+
+    def _thread(self) -> None:
+        """The reader; its end wakes the page (simple-websocket wakes it before it marks the socket closed on a message
+        too big, and the page could look in between and wait on, until its next ping)."""
+        try:
+            super()._thread()
+        finally:
+            self.event.set()
+
+    def receive(self, timeout=None):
+        message = super().receive(timeout)
+        self._room.set()
+        return message
+
+    def finish(self) -> None:
+        """The page is done with its socket: let the reader answer the phone's close, then end the connection, so that
+        nothing more is read or written on it. (Under werkzeug the server wrote an HTTP answer after the last frame.)"""
+        self._room.set()
+        if not self.connected:  # its reader marks the socket closed (waking the page) before it writes the reply
+            self.thread.join(CLOSE_REPLY_WAIT)
+        with contextlib.suppress(OSError):  # closed already
+            self.sock.shutdown(socket.SHUT_RDWR)
 
 
 flask_sock.Server = PageServer  # flask-sock makes each route's socket with the name it imported
@@ -74,6 +121,55 @@ flask_sock.Server = PageServer  # flask-sock makes each route's socket with the 
 # A browser cannot see the WebSocket-level pings, so a page whose Wi-Fi died without the socket closing would
 # not know; it sends PING now and then and takes a missing PONG as a lost connection.
 PING, PONG = "ping", "pong"
+
+# A socket's budget: the fastest hand taps about ten times at once, and a few times a second after that
+# (COMPANION_SOCKET_RATE); past it each message is refused, and a socket that goes on past ten refusals at once, or one
+# a second after, is closed (1008: the page reconnects as from any lost socket).
+TAPS_AT_ONCE = 10
+REFUSALS_AT_ONCE, REFUSALS_PER_SECOND = 10, 1.0
+# A socket that went on past its refusals is held this long, read no more, before it is closed: a client that opens
+# another at once waits, not the server (each new socket costs the server its handshake and its budget's messages).
+FLOODER_HELD = 2.0
+# A page pings every 10 s (static/app.js): a ping this long after the last goes outside the budget, so a hand's burst
+# of taps never has its page's heartbeat refused.
+FREE_PING_SPACING = 5.0
+TAPS_PAST_BUDGET = N_("Too many taps at once; wait a moment, then tap again.")
+
+
+class Allowance:
+    """A token bucket: `size` at once, refilled at `rate` a second."""
+
+    def __init__(self, size: int, rate: float):
+        self.size, self.rate = size, rate
+        self._left, self._at = float(size), time.monotonic()
+
+    def take(self, now: float) -> bool:
+        self._left = min(self.size, self._left + (now - self._at) * self.rate)
+        self._at = now
+        if self._left < 1:
+            return False
+        self._left -= 1
+        return True
+
+
+class SocketBudget:
+    """What one socket may send: TAPS_AT_ONCE messages at once and `rate` a second after, its page's ping besides."""
+
+    def __init__(self, rate: float):
+        self._taps = Allowance(TAPS_AT_ONCE, rate)
+        self._refusals = Allowance(REFUSALS_AT_ONCE, REFUSALS_PER_SECOND)
+        self._free_ping_at = -FREE_PING_SPACING
+
+    def admits(self, message: str) -> bool:
+        now = time.monotonic()
+        if message == PING and now - self._free_ping_at >= FREE_PING_SPACING:
+            self._free_ping_at = now
+            return True
+        return self._taps.take(now)
+
+    def may_refuse(self) -> bool:
+        """Whether a message past the budget is refused with an answer (True) or the socket is closed (False)."""
+        return self._refusals.take(time.monotonic())
 
 
 @dataclass(eq=False)  # pages are told apart by identity (the hub keeps them in sets)
@@ -166,6 +262,7 @@ class PageSocket(PageView):
                 self._ping()
             self.ws.event.clear()  # cleared before looking: whatever arrives after the look sets it again
             if self.ws.input_buffer or not self.ws.connected:
+                time.sleep(0)  # under gevent, every other page and request has its turn between one phone's messages
                 return self.ws.receive()  # does not wait: a message is there, or it raises ConnectionClosed
             if self._behind.is_set():
                 return None
@@ -284,18 +381,12 @@ def table_socket(ws, code):
         page.wake()
     hub.watch(code, page)
     try:
-        while page.catch_up(hub, code):
-            message = page.next_message()
-            if message == PING:
-                page.send(PONG)
-            elif message is not None:
-                _handle(code, token, page, message)
-        ws.close(reason=1008)  # the seat was freed: this phone is not to see it any more
+        ws.close(CloseReason.POLICY_VIOLATION, _serve(code, token, page))
     except (ConnectionClosed, OSError):
         pass  # the phone went away or was cut off: it reconnects and catches up by `since`
     finally:
         hub.unwatch(code, page)
-        _finish_closing(ws)
+        ws.finish()
 
 
 @bp.before_app_request
@@ -313,19 +404,24 @@ def origin_allowed(origin: str | None) -> bool:
     return origin.split("://", 1)[-1].rstrip("/") in allowed
 
 
-# Long enough for the reader thread to write one frame; short enough not to hold a worker thread.
-CLOSE_REPLY_WAIT = 1.0
-
-
-def _finish_closing(ws) -> None:
-    """Let simple-websocket answer the phone's close frame before the server closes the TCP socket.
-
-    Its reader thread marks the socket closed (waking `receive`) before it writes
-    the close reply; returning at once lets gunicorn close the socket first, and the
-    phone sees an abnormal close (1006) instead of 1000.
-    """
-    if not ws.connected:
-        ws.thread.join(CLOSE_REPLY_WAIT)
+def _serve(code: str, token: str | None, page: PageSocket) -> str:
+    """The page's fresh views and its phone's messages, until its seat is freed (this phone is not to see it any more)
+    or the phone sends past the socket's budget; why its socket is closed."""
+    hub, budget = current_app.extensions["companion.hub"], SocketBudget(current_app.config["SOCKET_RATE"])
+    while page.catch_up(hub, code):
+        message = page.next_message()
+        if message is None:
+            continue
+        if not budget.admits(message):
+            if not budget.may_refuse():
+                time.sleep(FLOODER_HELD)
+                return "Too many messages"
+            _refuse(page, message)
+        elif message == PING:
+            page.send(PONG)
+        else:
+            _handle(code, token, page, message)
+    return "The seat was freed"
 
 
 def _handle(code: str, token: str | None, page: PageSocket, message: str) -> None:
@@ -336,34 +432,52 @@ def _handle(code: str, token: str | None, page: PageSocket, message: str) -> Non
     action again until it is answered). A program sends a JSON action and hears only of a refusal; the frames pushed
     tell it the rest.
     """
+    form = None
     try:
-        body = parse_json_text(message if isinstance(message, str) else "")
-        if body.keys() == {"form"}:
-            _answer_form(code, token, page, form_from_json(body["form"]))
-            return
+        body, form = _read(message)
         # Who acts is asked again for every action: the host may have freed the seat since the socket opened.
         actor = token_actor(code, token)
-        if actor is None:
-            raise Unauthorized(N_("Take a seat first."))
-        service = tables()
-        # cached, not live: only the game is needed here; `act` catches up itself if another process appended.
-        action = action_from_json(service.cached(code).game, body)
-        client_action_id, seen_seq = optional_str(body, "client_action_id"), optional_int(body, "seen_seq")
-        service.act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq)
+        if form is not None:
+            act_by_form(code, form_sender(form, None if actor == HOST else actor, actor == HOST), form)
+        else:
+            if actor is None:
+                raise Unauthorized(N_("Take a seat first."))
+            service = tables()
+            # cached, not live: only the game is needed here; `act` catches up itself if another process appended.
+            action = action_from_json(service.cached(code).game, body)
+            client_action_id, seen_seq = optional_str(body, "client_action_id"), optional_int(body, "seen_seq")
+            service.act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq)
     except TableError as error:
-        page.send(json.dumps(error_json(error.code, error_message(error))))
+        _answer_refusal(page, form, error)
+        return
+    if form is not None:
+        page.answer({"answer": form.get("client_action_id"), "status": 200})
 
 
-def _answer_form(code: str, token: str | None, page: PageSocket, form) -> None:
-    answer = {"answer": form.get("client_action_id"), "status": 200}
-    actor = token_actor(code, token)
+def _refuse(page: PageSocket, message: str) -> None:
+    """A message past the socket's budget: a page's form is answered 429 (static/app.js does not send it again, and
+    shows the notice), anything else gets the error frame."""
     try:
-        act_by_form(code, form_sender(form, None if actor == HOST else actor, actor == HOST), form)
-    except TableError as error:
-        # Only a refusal has a notice: the fresh view that follows an action clears the last one away.
-        notice = render_template("notice.html", notice=error_message(error), kind="error")
-        answer |= {"status": answer_status(error), "notice": notice}
-    page.answer(answer)
+        _body, form = _read(message)
+    except TableError:
+        form = None
+    _answer_refusal(page, form, TooMany(TAPS_PAST_BUDGET))
+
+
+def _read(message: str) -> tuple[dict, Form | None]:
+    """The message's JSON, and the page's form if it is one; BadInput if it is neither."""
+    body = parse_json_text(message if isinstance(message, str) else "")
+    return body, form_from_json(body["form"]) if body.keys() == {"form"} else None
+
+
+def _answer_refusal(page: PageSocket, form: Form | None, error: TableError) -> None:
+    """A refusal: a page's form is answered with the status a POST would get and a notice (only a refusal has one: the
+    fresh view that follows an action clears the last one away), anything else gets the error frame."""
+    if form is None:
+        page.send(json.dumps(error_json(error.code, error_message(error))))
+        return
+    notice = render_template("notice.html", notice=error_message(error), kind="error")
+    page.answer({"answer": form.get("client_action_id"), "status": answer_status(error), "notice": notice})
 
 
 def _socket_actor(code: str, host_page: bool) -> tuple[str | None, str | None]:

@@ -67,13 +67,17 @@ def random_text(rng: random.Random, lengths: list[int] = LENGTHS + [30_000, 65_5
     return "".join(rng.choice(TEXTS) for _ in range(length))[:length]
 
 
-def masked_frame(rng: random.Random, first: int, payload: bytes, minimal: bool = True) -> bytes:
+def masked_frame(
+    rng: random.Random, first: int, payload: bytes, minimal: bool = True, mask: bytes | None = None
+) -> bytes:
     """A phone's frame written by hand, for what wsproto's client would never send."""
-    mask = rng.randbytes(4)
+    mask = rng.randbytes(4) if mask is None else mask
     if len(payload) < 126 and minimal:
         header = struct.pack("!BB", first, 0x80 | len(payload))
-    else:
+    elif len(payload) < 65536:
         header = struct.pack("!BBH", first, 0x80 | 126, len(payload))
+    else:
+        header = struct.pack("!BBQ", first, 0x80 | 127, len(payload))
     return header + mask + bytes(byte ^ mask[at % 4] for at, byte in enumerate(payload))
 
 
@@ -95,7 +99,8 @@ def phone_stream(rng: random.Random, client: WSConnection) -> bytes:
             stream += client.send(Ping(payload=rng.randbytes(3)))
         else:
             stream += client.send(BytesMessage(data=rng.randbytes(rng.randint(0, 300))))
-    ending = rng.choice(["none", "close", "bad utf-8", "unmasked", "rsv2", "long-winded length", "compressed pong"])
+    endings = ["none", "close", "bad utf-8", "unmasked", "rsv2", "long-winded length", "compressed pong", "zero mask"]
+    ending = rng.choice(endings)
     if ending == "close":
         stream += client.send(CloseConnection(code=1000))
     elif ending == "bad utf-8":
@@ -108,6 +113,8 @@ def phone_stream(rng: random.Random, client: WSConnection) -> bytes:
         stream += masked_frame(rng, 0x81, b"hi", minimal=False)
     elif ending == "compressed pong":
         stream += masked_frame(rng, 0xCA, b"")
+    elif ending == "zero mask":  # a mask a phone may pick; 70,000's 64-bit length (0x11170) is then valid text too
+        stream += masked_frame(rng, 0x81, b"x" * 70_000, mask=bytes(4))
     return stream
 
 
