@@ -102,7 +102,7 @@ def claim_seat(code):
 def act(code):
     actor = _bearer(code)
     body = json_body()
-    action = action_from_json(tables().newest(code).game, body)
+    action = action_from_json(tables().newest(code).game, body, tables().games.values())
     seq, repeated = tables().act(
         code,
         actor,

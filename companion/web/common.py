@@ -80,7 +80,7 @@ def act_by_form(code: str, actor: str, form) -> None:
     service.act(
         code,
         actor,
-        action_from_form(service.cached(code).game, form),
+        action_from_form(service.cached(code).game, form, service.games.values()),
         client_action_id=optional_str(form, "client_action_id"),
         seen_seq=form.get("seen_seq", type=int),
     )

@@ -347,7 +347,7 @@ def _handle(code: str, token: str | None, page: PageSocket, message: str) -> Non
             raise Unauthorized(N_("Take a seat first."))
         service = tables()
         # cached, not live: only the game is needed here; `act` catches up itself if another process appended.
-        action = action_from_json(service.cached(code).game, body)
+        action = action_from_json(service.cached(code).game, body, service.games.values())
         client_action_id, seen_seq = optional_str(body, "client_action_id"), optional_int(body, "seen_seq")
         service.act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq)
     except TableError as error:

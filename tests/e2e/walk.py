@@ -413,7 +413,7 @@ class Walk:
             weights = [self._weight(form["hidden"]["type"]) for _who, form in choices]
             who, form = self.rng.choices(choices, weights)[0]
             try:
-                action = action_from_form(self.game, fill_in(form, self.rng))
+                action = action_from_form(self.game, fill_in(form, self.rng), (self.game,))
             except TableError:  # a filling the page would not let through (a required field left out)
                 continue
             token = self.tokens["host" if form["hidden"].get("as") == "host" else who]
