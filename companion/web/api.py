@@ -109,6 +109,7 @@ def act(code):
         action,
         client_action_id=optional_str(body, "client_action_id"),
         seen_seq=optional_int(body, "seen_seq"),
+        token=bearer_token(),
     )
     return _view(code, actor) | {"applied_seq": seq, "repeated": repeated}
 

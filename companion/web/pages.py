@@ -265,8 +265,9 @@ def history(code):
 def act(code):
     code = tables().newest(code).record.code
     actor = form_sender(request.form, cookie_seat(code), cookie_is_host(code))
+    token = request.cookies.get(host_cookie(code) if actor == HOST else seat_cookie(code))
     try:
-        act_by_form(code, actor, request.form)
+        act_by_form(code, actor, request.form, token)
     except TableError as error:
         return _answer(code, actor, error, host_page=actor == HOST)
     return _answer(code, actor, host_page=actor == HOST)

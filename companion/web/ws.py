@@ -27,8 +27,8 @@ from wsproto.frame_protocol import CloseReason
 
 from companion.boundary import MAX_BODY, form_from_json, parse_json_text
 from companion.forms import action_from_json, optional_int, optional_str
-from companion.games.base import HOST, N_
-from companion.tables import TableError, Tables, Unauthorized, token_hash
+from companion.games.base import HOST
+from companion.tables import TableError, Tables, token_hash
 from companion.web.common import (
     Seating,
     act_by_form,
@@ -341,15 +341,13 @@ def _handle(code: str, token: str | None, page: PageSocket, message: str) -> Non
         if body.keys() == {"form"}:
             _answer_form(code, token, page, form_from_json(body["form"]))
             return
-        # Who acts is asked again for every action: the host may have freed the seat since the socket opened.
-        actor = token_actor(code, token)
-        if actor is None:
-            raise Unauthorized(N_("Take a seat first."))
         service = tables()
+        # Who acts is asked again for every action: the host may have freed the seat since the socket opened.
+        actor = service.authenticate(code, token)
         # cached, not live: only the game is needed here; `act` catches up itself if another process appended.
         action = action_from_json(service.cached(code).game, body, service.games.values())
         client_action_id, seen_seq = optional_str(body, "client_action_id"), optional_int(body, "seen_seq")
-        service.act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq)
+        service.act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq, token=token)
     except TableError as error:
         page.send(json.dumps(error_json(error.code, error_message(error))))
 
@@ -358,7 +356,7 @@ def _answer_form(code: str, token: str | None, page: PageSocket, form) -> None:
     answer = {"answer": form.get("client_action_id"), "status": 200}
     actor = token_actor(code, token)
     try:
-        act_by_form(code, form_sender(form, None if actor == HOST else actor, actor == HOST), form)
+        act_by_form(code, form_sender(form, None if actor == HOST else actor, actor == HOST), form, token)
     except TableError as error:
         # Only a refusal has a notice: the fresh view that follows an action clears the last one away.
         notice = render_template("notice.html", notice=error_message(error), kind="error")
