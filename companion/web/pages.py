@@ -229,7 +229,13 @@ def live(code):
     code = tables().newest(code).record.code
     seat, is_host = _viewer(code)
     since = request.args.get("since", type=int)
-    if since is not None and since >= tables().newest(code).seq and request.args.get("presence") is None:
+    if (
+        since is not None
+        and since >= tables().newest(code).seq
+        and request.args.get("presence") is None
+        # A page of another build is sent the newest view: its build tells it to reload.
+        and request.args.get("build", current_app.config["BUILD"]) == current_app.config["BUILD"]
+    ):
         return Response(status=204)
     return live_html(code, seat, is_host, host_page=request.args.get("view") == "host")
 

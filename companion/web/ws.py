@@ -280,7 +280,10 @@ def table_socket(ws, code):
         ping_interval=current_app.config["PING_INTERVAL"],
     )
     hub = current_app.extensions["companion.hub"]
-    if request.args.get("since", -1, type=int) < service.newest(code).seq:
+    # A page behind the table, or of another build (it reconnected to an upgraded server: its frame tells it), is
+    # sent the newest view at once.
+    behind = request.args.get("since", -1, type=int) < service.newest(code).seq
+    if behind or request.args.get("build", current_app.config["BUILD"]) != current_app.config["BUILD"]:
         page.wake()
     hub.watch(code, page)
     try:
