@@ -184,7 +184,7 @@ class GroupCommit:
         """The batch again without the requests whose token's seat was freed (through another process, before this
         one heard): those are refused as any token that opens no seat is."""
         freed = self.freed(table.record.code, {request.holder for request in batch if request.holder})
-        if not freed:  # freed and claimed again by the same token cannot be: the store says otherwise meanwhile
+        if not freed:  # cannot be (no token ever holds a seat twice): told busy rather than tried again forever
             self._tell_busy(batch)
             return True
         for request in batch:

@@ -233,14 +233,25 @@ def test_a_stuck_worker_holds_up_one_round_of_frames_once_and_is_replaced(app, s
     monkeypatch.setattr(render_workers, "PATIENCE", 0.5)
     monkeypatch.setattr(render_workers, "RESTART_AFTER", 0.2)
     code, _host = service.create("secret-notes", {"players": 2})
+    waited_out = []  # the worker each frame that waited out PATIENCE was waiting for (counted, never timed)
+    wait = render_workers.Answer.wait
+
+    def patient(answer, seconds: float) -> bool:
+        answered = wait(answer, seconds)
+        if not answered:
+            waited_out.append(worker.pid)
+        return answered
+
+    monkeypatch.setattr(render_workers.Answer, "wait", patient)
     stuck = worker.pid
     os.kill(stuck, signal.SIGSTOP)
-    started = time.monotonic()
     frames = [pushed(app, code, OpenPage()) for _ in range(100)]
-    took = time.monotonic() - started
     assert frames == [rendered_here(app, code, None)] * 100
-    assert took < 2 * render_workers.PATIENCE, f"100 frames took {took:.2f} s with the worker stuck"
+    assert waited_out.count(stuck) == 1, "one frame waited for the stuck worker, the others went on without it"
     wait_until(lambda: not Path(f"/proc/{stuck}").exists() or "Z" in state_of(stuck), "the stuck worker is ended")
+    # A new worker's first frames (its templates not compiled yet) may take a loaded box longer than PATIENCE: a worker
+    # that slow would be ended and started again without end.
+    monkeypatch.setattr(render_workers, "PATIENCE", 30.0)
     wait_until(lambda: rendered_by_worker(app, code, None) is not None, "a new worker answers")
     assert worker.pid != stuck
 
