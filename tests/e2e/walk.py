@@ -31,6 +31,7 @@ from companion.games import load
 from companion.games.base import RuleError
 from companion.rng import Rng
 from companion.tables import TableError
+from tests.e2e.conftest import PATIENCE
 from tests.e2e.phone import SMALL_PHONE
 from tests.http import call
 
@@ -353,7 +354,7 @@ class Walk:
 
     def _page(self, who: str, viewport: dict, path: str):
         context = self.browser.new_context(viewport=viewport)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(PATIENCE)
         cookie = f"host_{self.code}" if who == "host" else f"seat_{self.code}"
         context.add_cookies(
             [
