@@ -45,6 +45,9 @@ def from_environment() -> dict:
         # A second process renders the pages' pushed frames (companion/web/render_worker.py): on where there is a
         # second core, "0" turns it off.
         "RENDER_WORKER": env.get("COMPANION_RENDER_WORKER", "1" if (os.cpu_count() or 1) > 1 else "0") == "1",
+        # The build told to pages (a page of another build reloads itself): by default the package's version and a
+        # hash of its files (companion.assets.package_build); a deploy may name its own.
+        "BUILD": env.get("COMPANION_BUILD") or None,
         # Tests only: every table's dice and cards follow from this and its game and options (anyone who knows it
         # foresees them), so that a seeded walk replays the same games.
         "REPLAY_SEED": env.get("COMPANION_REPLAY_SEED") or None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from companion.boundary import MAX_NUMBER, MAX_TEXT
 from companion.games.base import N_, Game, Option, RuleError
@@ -139,9 +139,9 @@ def _whole_number(value) -> int:
     raise ValueError(value)
 
 
-def action_from_form(game: Game, form) -> dict:
+def action_from_form(game: Game, form, installed: Iterable[Game]) -> dict:
     """An action from an HTML form: fields coerced to the types of the game's action schema, then checked."""
-    kind, schema = _schema(game, form.get("type", ""))
+    kind, schema = _schema(game, form.get("type", ""), installed)
     action = {"type": kind}
     for name, prop in schema.get("properties", {}).items():
         action.update(_field(name, prop, form))
@@ -191,19 +191,22 @@ def _scalar(name: str, kind: str, value: str):
     return value
 
 
-def action_from_json(game: Game, body) -> dict:
+def action_from_json(game: Game, body, installed: Iterable[Game]) -> dict:
     """An action from a JSON body (an API request or a socket frame), checked against its documented schema."""
     if not isinstance(body, dict) or not isinstance(body.get("type"), str):
         raise TableError(N_("Send a JSON object with an action type."))
-    kind, schema = _schema(game, body["type"])
+    kind, schema = _schema(game, body["type"], installed)
     checked(action_body_schema(game, kind), body)
     return {"type": kind} | {name: body[name] for name in schema.get("properties", {}) if name in body}
 
 
-def _schema(game: Game, kind: str) -> tuple[str, dict]:
+def _schema(game: Game, kind: str, installed: Iterable[Game]) -> tuple[str, dict]:
+    """The table's game's schema of the action type; a type of another installed game is the rules' refusal (the
+    API's document lists every installed game's actions: it is well formed), a type no game has is bad input."""
     schema = game.actions.get(kind)
     if schema is None:
-        # Well formed (the API's document lists every game's actions), but not this table's game: its rules refuse.
+        if all(kind not in other.actions for other in installed):
+            raise TableError(N_("This game has no action %(type)s."), type=kind)
         raise Refused(RuleError(N_("This game has no action %(type)s."), type=kind))
     return kind, schema
 

@@ -15,14 +15,16 @@ from companion.games.base import Game
 ERROR = {"$ref": "#/components/schemas/Error"}
 REFUSALS = {
     400: "bad input: not a JSON object of the documented fields, a value of the wrong type or out of range, "
-    "text with NUL or lone surrogates or too long, JSON nested deeper than 16, a non-finite number",
+    "text with NUL or lone surrogates or too long, JSON nested deeper than 16, a non-finite number, an action type "
+    "no installed game has",
     401: "no Bearer token",
     403: "a token that is not this table's or not allowed (`forbidden`), an action this seat may never take "
     "(`not_your_seat`), a seat set aside for an invite",
     404: "no such table or game",
     409: "a conflict: the seat is taken, nothing to undo, or `stale` (the table moved on since `seen_seq`)",
     413: "a body over 64 KiB",
-    422: "the game's rules refuse (`illegal_action` or a more precise code such as `not_your_turn`; "
+    422: "the game's rules refuse (`illegal_action` or a more precise code such as `not_your_turn`; also an action "
+    "type of another game; "
     "`bad_option`: options that do not go together), or the table has no such seat (`no_such_seat`)",
     429: "too many new tables, seat claims or unknown join codes from this address; wait a minute",
     503: "the database could not take the request for a moment (`unavailable`, with Retry-After): try again",

@@ -136,7 +136,7 @@
   // after it.
   function putInPlace(fresh) {
     var live = document.getElementById("live");
-    if (!fresh || !live) { return; }
+    if (!fresh || !live || upgraded(fresh)) { return; }
     fresh.removeAttribute("hx-swap-oob"); // only an answer to a tap needs it
     // A display is sent a frame when a phone comes or goes; often nothing it shows changed (its own arrival). And the
     // answer to this page's own tap has often put the same view in place already.
@@ -326,7 +326,9 @@
     if (!form || !form.dataset.actionKey) { return; }
     var key = form.dataset.actionKey;
     var xhr = event.detail.xhr;
+    posting += 1;
     xhr.addEventListener("loadend", function () {
+      posting -= 1;
       settle(key, xhr.status, parseInt(xhr.getResponseHeader("Retry-After") || "", 10));
     });
   });
@@ -353,6 +355,35 @@
       return actionKey(candidate, new FormData(candidate)) === key;
     });
     if (form) { htmx.trigger(form, "submit"); } else { delete resends[key]; } // the id stays for a tap on it
+  }
+
+  // A page open across an upgrade of the server: its live parts now come from another build (templates, this script,
+  // the socket's protocol), which the page does not show. It reloads itself once no action it sent awaits its answer
+  // (none posted, sent over the socket or to be sent again), keeping what the player typed and the ids of the actions
+  // still unanswered: the same seat (its cookie), nothing lost and nothing applied twice.
+  var posting = 0; // actions posted whose answer has not come
+  var UPGRADE = "companion-upgrade:" + location.pathname;
+  var upgrading = false;
+
+  function upgraded(fresh) {
+    if (!fresh.dataset.build || fresh.dataset.build === document.body.dataset.build) { return false; }
+    if (!upgrading) { upgrading = true; reloadWhenQuiet(); }
+    return true;
+  }
+
+  function reloadWhenQuiet() {
+    var resending = Object.keys(resends).some(function (key) { return key in unanswered; });
+    if (posting || resending || Object.keys(sentOverSocket).length) { setTimeout(reloadWhenQuiet, 200); return; }
+    try {
+      sessionStorage.setItem(UPGRADE, JSON.stringify({ typed: typedValues(), unanswered: unanswered }));
+    } catch (full) { /* a reload that forgets the typing still lands on the same seat */ }
+    location.reload();
+  }
+
+  function restoreAfterUpgrade() {
+    var saved = JSON.parse(sessionStorage.getItem(UPGRADE) || "null");
+    sessionStorage.removeItem(UPGRADE);
+    if (saved) { restoreTyped(saved.typed); Object.assign(unanswered, saved.unanswered); }
   }
 
   // A page's actions (its forms of the game's actions) go over its socket while it is open: no HTTP request for
@@ -508,6 +539,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
+    restoreAfterUpgrade();
     followToNewTable();
     showTurn();
     showSound();

@@ -19,6 +19,8 @@ from companion.web.app import create_app
 TESTS = Path(__file__).resolve().parent
 SHARED = TESTS.parent.parent / "shared"
 TEST_GAMES = "tests.secret_notes"
+# Seconds a server may take to start: a box loaded by other work may take half a minute (the deadline is not the point).
+STARTING = 120
 
 
 @pytest.fixture
@@ -81,7 +83,7 @@ class ServerProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=log)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + STARTING
         while time.monotonic() < deadline:
             try:
                 urllib.request.urlopen(self.url + "/healthz", timeout=1, context=self.ssl_context()).read()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
+import re
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import websocket
@@ -51,3 +54,22 @@ def send_form(ws, **fields) -> tuple[dict, str]:
         pass  # a frame pushed before the answer: the host page's, when a phone comes or goes
     answer, _, frame = message.partition("\n")
     return json.loads(answer), frame
+
+
+def post_form(base: str, code: str, cookie: str, path: str, form: dict | None = None) -> tuple[int, str]:
+    """A page's form posted as htmx posts it (the page's cookie and CSRF token) to /t/CODE/path: status and body."""
+    jar = http.cookiejar.CookieJar()
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    with browser.open(urllib.request.Request(f"{base}/t/{code}/display", headers={"Cookie": cookie})) as page:
+        token = re.search(rb'data-csrf="([^"]+)"', page.read()).group(1).decode()
+    session = "; ".join(f"{each.name}={each.value}" for each in jar)
+    posted = urllib.request.Request(
+        f"{base}/t/{code}/{path}",
+        data=urllib.parse.urlencode(form or {}).encode(),
+        headers={"X-CSRF-Token": token, "HX-Request": "true", "Cookie": f"{cookie}; {session}"},
+    )
+    try:
+        with browser.open(posted, timeout=10) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()

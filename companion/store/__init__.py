@@ -6,6 +6,7 @@ events. It knows nothing of games: payloads are JSON objects.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -21,6 +22,11 @@ class DuplicateAction(Exception):
     def __init__(self, seq: int):
         super().__init__(seq)
         self.seq = seq
+
+
+class SeatLost(Exception):
+    """A seat an appended event's actor held by its token is no longer held by that token (the host freed it):
+    nothing was appended."""
 
 
 class StoreBusy(Exception):
@@ -89,12 +95,13 @@ class Store(Protocol):
     def events(self, code: str, after: int = 0) -> list[Event]:
         """The table's events with seq > after, in order."""
 
-    def append(self, code: str, *events: Event) -> None:
+    def append(self, code: str, *events: Event, holders: Collection[tuple[str, str]] = ()) -> None:
         """Durably append the table's next events, in order, at their `seq`s (the first must be the next seq).
 
         All or nothing: raises SeqTaken if one of the seqs exists, DuplicateAction
-        if one of the actors' client action ids does, and then stores none of them.
-        Returns only once the events survive a crash.
+        if one of the actors' client action ids does, SeatLost if one of the
+        (distinct) holders (seat id, token hash) no longer holds its seat as the events go in,
+        and then stores none of them. Returns only once the events survive a crash.
         """
 
     def turn(self, code: str) -> AbstractContextManager:

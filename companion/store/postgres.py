@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from typing import NoReturn
 
@@ -27,6 +27,7 @@ from companion.store import (
     CodeTaken,
     DuplicateAction,
     Event,
+    SeatLost,
     SeatRecord,
     SeqTaken,
     StoreBusy,
@@ -231,11 +232,11 @@ class PostgresStore(Housekeeping):
         )
         return [Event(*row) for row in rows]
 
-    def append(self, code: str, *events: Event) -> None:
+    def append(self, code: str, *events: Event, holders: Collection[tuple[str, str]] = ()) -> None:
         # One statement: the rows and the table's `updated` commit together, and a taken seq or action id
-        # fails the whole statement.
+        # fails the whole statement. The holders' seats are locked as they are checked: a free waits for the commit.
         rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(events))
-        params = [
+        appended = [
             value
             for event in events
             for value in (
@@ -248,13 +249,24 @@ class PostgresStore(Housekeeping):
                 event.created,
             )
         ]
-        try:
-            self._write(
-                f"WITH added AS (INSERT INTO events VALUES {rows} RETURNING code)"
-                " UPDATE tables SET updated = %s, archived = false WHERE code IN (SELECT code FROM added)"
-                " RETURNING code",
-                (*params, events[-1].created),
+        held, holding = "", []
+        if holders:
+            pairs = ", ".join(["(%s, %s)"] * len(holders))
+            held = (
+                " AND (SELECT count(*) FROM (SELECT 1 FROM seats WHERE code = %s AND (seat, token_hash) IN"
+                f" ({pairs}) FOR SHARE) AS held) = %s"
             )
+            holding = [code, *(value for holder in holders for value in holder), len(holders)]
+        try:
+            with self._transaction() as db:
+                statement = db.execute(
+                    f"WITH added AS (INSERT INTO events VALUES {rows} RETURNING code)"
+                    " UPDATE tables SET updated = %s, archived = false"
+                    f" WHERE code IN (SELECT code FROM added){held} RETURNING code",
+                    (*appended, events[-1].created, *holding),
+                )
+                if not statement.fetchall():
+                    raise SeatLost(code)  # and the transaction rolls the events back
         except errors.UniqueViolation as error:
             if error.diag.constraint_name == "events_actor_action":
                 for event in events:

@@ -8,7 +8,7 @@ import os
 import sqlite3
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 
 from companion.store import (
@@ -16,6 +16,7 @@ from companion.store import (
     CodeTaken,
     DuplicateAction,
     Event,
+    SeatLost,
     SeatRecord,
     SeqTaken,
     StoreBusy,
@@ -113,9 +114,10 @@ MIGRATIONS = (
 class _Pending:
     """One table's append waiting for the group commit that makes it durable, or for its turn to lead one."""
 
-    def __init__(self, code: str, events: tuple[Event, ...], leads: bool):
+    def __init__(self, code: str, events: tuple[Event, ...], holders: Collection[tuple[str, str]], leads: bool):
         self.code = code
         self.events = events
+        self.holders = holders
         self.leads = leads
         self.error: Exception | None = None
         self.woken = threading.Event()  # committed, or made the next leader
@@ -222,9 +224,9 @@ class SqliteStore(Housekeeping):
         )
         return [Event(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
 
-    def append(self, code: str, *events: Event) -> None:
+    def append(self, code: str, *events: Event, holders: Collection[tuple[str, str]] = ()) -> None:
         with self._queue_lock:
-            pending = _Pending(code, events, leads=not self._committing)
+            pending = _Pending(code, events, holders, leads=not self._committing)
             self._queue.append(pending)
             self._committing = True
         if not pending.leads:
@@ -268,6 +270,10 @@ class SqliteStore(Housekeeping):
         """One table's append of the batch, in a savepoint: if it fails, it fails alone and the others commit."""
         db.execute("SAVEPOINT append")
         try:
+            for seat, hashed in pending.holders:
+                held = "SELECT 1 FROM seats WHERE code = ? AND seat = ? AND token_hash = ?"
+                if db.execute(held, (pending.code, seat, hashed)).fetchone() is None:
+                    raise SeatLost(seat)
             db.executemany(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [

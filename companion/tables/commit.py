@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from companion.rng import Rng
-from companion.store import DuplicateAction, Event, SeqTaken, StoreBusy
-from companion.tables.errors import busy, unavailable
+from companion.store import DuplicateAction, Event, SeatLost, SeqTaken, StoreBusy
+from companion.tables.errors import Unavailable, busy, unavailable
 from companion.tables.folded import FoldedTable
+from companion.tables.seats import no_seat
 
 
 class Taken(NamedTuple):
@@ -29,6 +30,9 @@ class Request:
     client_action_id: str | None
     prepare: Callable  # (Draft) -> (the event, the state after it or None for an undo); raises TableError
     is_undo: bool = False
+    # The seat record (seat id, token hash) its token held when it came, which must still be the token's as it goes
+    # in; None for the host's own token.
+    holder: tuple[str, str] | None = None
     taken: Taken | None = None  # once checked against the draft
     outcome: Taken | BaseException | None = None  # decided: what `act` or `undo` returns or raises
 
@@ -102,9 +106,19 @@ class GroupCommit:
                 appended |= any(isinstance(each.outcome, Taken) and not each.outcome.repeat for each in batch)
         if appended:
             self.publish(table.record.code, table.seq)
-        if isinstance(request.outcome, BaseException):
-            raise request.outcome
-        return request.outcome
+        outcome = request.outcome
+        # A refusal or a repeat may depend on the seat's secrets (a rule naming Mister X's station): it is told only
+        # to a token that still holds the seat. A fresh append was checked as it went in.
+        appended_now = isinstance(outcome, Taken) and not outcome.repeat
+        if (
+            request.holder
+            and not (appended_now or isinstance(outcome, Unavailable))
+            and self.freed(table.record.code, [request.holder])
+        ):
+            raise no_seat()
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
 
     @staticmethod
     def _take_batch(table: FoldedTable) -> list[Request]:
@@ -144,10 +158,13 @@ class GroupCommit:
             except Exception as error:  # noqa: BLE001 - a refusal (or a game's bug) is its own request's answer
                 request.outcome = error
         if not draft.is_clean:
+            holders = {each.holder for each in batch if each.holder and each.taken and not each.taken.repeat}
             try:
-                self.store.append(table.record.code, *(event for event, _after in draft.appended))
+                self.store.append(table.record.code, *(event for event, _after in draft.appended), holders=holders)
             except (SeqTaken, DuplicateAction):
                 return False
+            except SeatLost:
+                return self._commit_without_freed_seats(table, batch)
             except Exception as error:  # noqa: BLE001 - told to the requests (or tried one by one), never lost
                 if len(draft.appended) == 1:
                     maker = next(request for request in batch if request.taken == Taken(draft.seq, False))
@@ -162,6 +179,19 @@ class GroupCommit:
         for event, after in draft.appended:
             table.fold(event, after)
         return True
+
+    def _commit_without_freed_seats(self, table: FoldedTable, batch: list[Request]) -> bool:
+        """The batch again without the requests whose token's seat was freed (through another process, before this
+        one heard): those are refused as any token that opens no seat is."""
+        freed = self.freed(table.record.code, {request.holder for request in batch if request.holder})
+        if not freed:  # cannot be (no token ever holds a seat twice): told busy rather than tried again forever
+            self._tell_busy(batch)
+            return True
+        for request in batch:
+            if request.holder in freed:
+                request.outcome = no_seat()
+        kept = [request for request in batch if request.holder not in freed]
+        return self._commit(table, kept) if kept else True
 
     @staticmethod
     def _tell_busy(batch: list[Request]) -> None:

@@ -151,11 +151,22 @@ class Tables(SeatBook, GroupCommit):
     # -- actions --------------------------------------------------------------
 
     def act(
-        self, code: str, actor: str, action: dict, client_action_id: str | None = None, seen_seq: int | None = None
+        self,
+        code: str,
+        actor: str,
+        action: dict,
+        client_action_id: str | None = None,
+        seen_seq: int | None = None,
+        token: str | None = None,
     ) -> Taken:
-        """Apply one action exactly once; returns (seq, was it a repeat)."""
+        """Apply one action exactly once; returns (seq, was it a repeat).
+
+        token: the one the actor was authenticated by, whose seat is checked again as the action goes in (the host
+        may have freed it through another process); a refusal to a token that lost its seat says only that.
+        """
         table = self.cached(code)
         client_action_id = client_action_id or None
+        holder = self.holding(code, token)[1] if token else None
 
         def prepare(draft: Draft) -> tuple[Event, dict]:
             if (
@@ -167,7 +178,7 @@ class Tables(SeatBook, GroupCommit):
             event = Event(draft.seq + 1, "action", actor, action, client_action_id, self.clock())
             return event, self._check(draft, event)
 
-        return self.record(table, Request(actor, client_action_id, prepare))
+        return self.record(table, Request(actor, client_action_id, prepare, holder=holder))
 
     def _check(self, draft: Draft, event: Event) -> dict:
         """The state after `event`, or the reason the rules refuse it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
+from collections.abc import Iterable
 
 from companion.games.base import HOST, N_, SeatSpec
 from companion.store import SeatRecord
@@ -34,6 +35,11 @@ def opens_seat(seat: SeatRecord | None, hashed_token: str | None) -> bool:
     return bool(seat and hashed_token and seat.token_hash == hashed_token)
 
 
+def no_seat() -> Forbidden:
+    """The refusal to a token that opens no seat (any more): it tells nothing of the seat it may have held."""
+    return Forbidden(N_("This token does not open a seat at this table."))
+
+
 def taken_names(seats: dict[str, SeatRecord]) -> dict[str, str | None]:
     """Seat id -> the name of the player sitting there (None if free)."""
     return {seat_id: (seat.name if seat.token_hash else None) for seat_id, seat in seats.items()}
@@ -53,19 +59,31 @@ class SeatBook:
 
     def authenticate(self, code: str, token: str | None) -> str:
         """The actor a token speaks for: HOST or a seat id."""
+        return self.holding(code, token)[0]
+
+    def holding(self, code: str, token: str | None) -> tuple[str, tuple[str, str] | None]:
+        """The actor a token speaks for (HOST or a seat id), and the seat record it holds as (seat id, token hash),
+        which an action checks again as it goes in: None for the host's own token, which nobody can free."""
         table = self.cached(code)
         if not token:
             raise Unauthorized(N_("Take a seat first."))
         hashed = token_hash(token)
         if secrets.compare_digest(hashed, table.record.host_token_hash):
-            return HOST
+            return HOST, None
         for _read_again in (False, True):
             if _read_again:  # a seat claimed through another process since the seats were read here
                 self.seats_changed(table.record.code)
             for seat in self._records(table.record.code).values():
                 if seat.token_hash and secrets.compare_digest(hashed, seat.token_hash):
-                    return HOST if seat.seat.startswith(HOST_DEVICE) else seat.seat
-        raise Forbidden(N_("This token does not open a seat at this table."))
+                    return (HOST if seat.seat.startswith(HOST_DEVICE) else seat.seat), (seat.seat, hashed)
+        raise no_seat()
+
+    def freed(self, code: str, holders: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Those of the (seat id, token hash) holders whose token no longer holds the seat, read anew from the store:
+        another process may have freed it before this one heard."""
+        self.seats_changed(code)
+        records = self._records(code)
+        return {holder for holder in holders if not opens_seat(records.get(holder[0]), holder[1])}
 
     def claim(self, code: str, seat_id: str, name: str, invite: str | None = None) -> str:
         """Take a free seat (or one the host re-issued with an invite); returns the seat token."""

@@ -102,13 +102,14 @@ def claim_seat(code):
 def act(code):
     actor = _bearer(code)
     body = json_body()
-    action = action_from_json(tables().newest(code).game, body)
+    action = action_from_json(tables().newest(code).game, body, tables().games.values())
     seq, repeated = tables().act(
         code,
         actor,
         action,
         client_action_id=optional_str(body, "client_action_id"),
         seen_seq=optional_int(body, "seen_seq"),
+        token=bearer_token(),
     )
     return _view(code, actor) | {"applied_seq": seq, "repeated": repeated}
 

@@ -74,6 +74,7 @@ def _flask(config: dict | None) -> Flask:
     app.jinja_environment = Templates
     app.config.update(settings.from_environment())
     app.config.update(config or {})
+    app.config["BUILD"] = app.config["BUILD"] or assets.package_build()
     Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = settings.secret_key(app.config["DATA_DIR"])

@@ -74,15 +74,16 @@ def form_sender(form, seat: str | None, is_host: bool) -> str:
     return seat
 
 
-def act_by_form(code: str, actor: str, form) -> None:
-    """A page's form, posted or sent over its socket, applied for its sender."""
+def act_by_form(code: str, actor: str, form, token: str | None) -> None:
+    """A page's form, posted or sent over its socket, applied for its sender (by the token it was known by)."""
     service = tables()
     service.act(
         code,
         actor,
-        action_from_form(service.cached(code).game, form),
+        action_from_form(service.cached(code).game, form, service.games.values()),
         client_action_id=optional_str(form, "client_action_id"),
         seen_seq=form.get("seen_seq", type=int),
+        token=token,
     )
 
 

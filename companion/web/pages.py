@@ -229,7 +229,13 @@ def live(code):
     code = tables().newest(code).record.code
     seat, is_host = _viewer(code)
     since = request.args.get("since", type=int)
-    if since is not None and since >= tables().newest(code).seq and request.args.get("presence") is None:
+    if (
+        since is not None
+        and since >= tables().newest(code).seq
+        and request.args.get("presence") is None
+        # A page of another build is sent the newest view: its build tells it to reload.
+        and request.args.get("build", current_app.config["BUILD"]) == current_app.config["BUILD"]
+    ):
         return Response(status=204)
     return live_html(code, seat, is_host, host_page=request.args.get("view") == "host")
 
@@ -265,8 +271,9 @@ def history(code):
 def act(code):
     code = tables().newest(code).record.code
     actor = form_sender(request.form, cookie_seat(code), cookie_is_host(code))
+    token = request.cookies.get(host_cookie(code) if actor == HOST else seat_cookie(code))
     try:
-        act_by_form(code, actor, request.form)
+        act_by_form(code, actor, request.form, token)
     except TableError as error:
         return _answer(code, actor, error, host_page=actor == HOST)
     return _answer(code, actor, host_page=actor == HOST)

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 from flask import Flask
 
@@ -53,15 +54,17 @@ Frame = tuple[str, str, str, dict]
 
 
 def render_settings(app: Flask) -> dict:
-    """What a worker's pages must share with the server's: the games, the address phones are given, the language."""
-    keys = ("DATA_DIR", "EXTRA_GAMES", "PUBLIC_URL", "BABEL_DEFAULT_LOCALE")
+    """What a worker's pages must share with the server's: the games, the address phones are given, the language,
+    the build."""
+    keys = ("DATA_DIR", "EXTRA_GAMES", "PUBLIC_URL", "BABEL_DEFAULT_LOCALE", "BUILD")
     return {key: app.config[key] for key in keys}
 
 
 class RenderWorker:
     """The server's end of one render worker process."""
 
-    def __init__(self, settings: dict):
+    def __init__(self, settings: dict, load: Callable[[], float] | None = None):
+        """load: how much of one core the server uses of late (CpuShare; a test passes its own)."""
         self.settings = settings
         self._lock = threading.Lock()  # the state below; never held while waiting on the socket
         self._sending = threading.Lock()  # one frame at a time on the socket
@@ -73,7 +76,7 @@ class RenderWorker:
         self._numbers = itertools.count()
         self._frame_seconds = 0.001  # what a frame takes the worker, on average of late
         self._next_start = 0.0
-        self._load = CpuShare()
+        self._load = load or CpuShare()
 
     def start(self) -> None:
         """Start the worker now (a server does, so that it is ready for the first frames); else on the first frame."""
@@ -179,14 +182,15 @@ class RenderWorker:
 class CpuShare:
     """How much of one core this process (all its threads) has used of late, looked at every BUSY_SAMPLE seconds."""
 
-    def __init__(self):
-        self._at, self._cpu = time.monotonic(), time.process_time()
+    def __init__(self, clock: Callable[[], float] = time.monotonic, cpu: Callable[[], float] = time.process_time):
+        self._clock, self._cpu_time = clock, cpu
+        self._at, self._cpu = clock(), cpu()
         self._share = 0.0
 
     def __call__(self) -> float:
-        now = time.monotonic()
+        now = self._clock()
         if now - self._at >= BUSY_SAMPLE:
-            cpu = time.process_time()
+            cpu = self._cpu_time()
             self._share = (cpu - self._cpu) / (now - self._at)
             self._at, self._cpu = now, cpu
         return self._share

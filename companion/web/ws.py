@@ -28,7 +28,7 @@ from wsproto.frame_protocol import CloseReason
 from companion.boundary import MAX_BODY, Form, form_from_json, parse_json_text
 from companion.forms import action_from_json, optional_int, optional_str
 from companion.games.base import HOST, N_
-from companion.tables import TableError, Tables, TooMany, Unauthorized, token_hash
+from companion.tables import TableError, Tables, TooMany, token_hash
 from companion.web.common import (
     Seating,
     act_by_form,
@@ -377,7 +377,10 @@ def table_socket(ws, code):
         ping_interval=current_app.config["PING_INTERVAL"],
     )
     hub = current_app.extensions["companion.hub"]
-    if request.args.get("since", -1, type=int) < service.newest(code).seq:
+    # A page behind the table, or of another build (it reconnected to an upgraded server: its frame tells it), is
+    # sent the newest view at once.
+    behind = request.args.get("since", -1, type=int) < service.newest(code).seq
+    if behind or request.args.get("build", current_app.config["BUILD"]) != current_app.config["BUILD"]:
         page.wake()
     hub.watch(code, page)
     try:
@@ -435,18 +438,17 @@ def _handle(code: str, token: str | None, page: PageSocket, message: str) -> Non
     form = None
     try:
         body, form = _read(message)
-        # Who acts is asked again for every action: the host may have freed the seat since the socket opened.
-        actor = token_actor(code, token)
         if form is not None:
-            act_by_form(code, form_sender(form, None if actor == HOST else actor, actor == HOST), form)
+            # Who acts is asked again for every action: the host may have freed the seat since the socket opened.
+            actor = token_actor(code, token)
+            act_by_form(code, form_sender(form, None if actor == HOST else actor, actor == HOST), form, token)
         else:
-            if actor is None:
-                raise Unauthorized(N_("Take a seat first."))
             service = tables()
+            actor = service.authenticate(code, token)
             # cached, not live: only the game is needed here; `act` catches up itself if another process appended.
-            action = action_from_json(service.cached(code).game, body)
+            action = action_from_json(service.cached(code).game, body, service.games.values())
             client_action_id, seen_seq = optional_str(body, "client_action_id"), optional_int(body, "seen_seq")
-            service.act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq)
+            service.act(code, actor, action, client_action_id=client_action_id, seen_seq=seen_seq, token=token)
     except TableError as error:
         _answer_refusal(page, form, error)
         return

@@ -6,6 +6,7 @@ import os
 import shutil
 
 import pytest
+from playwright.sync_api import expect
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -18,6 +19,11 @@ ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
+# Milliseconds a page's action or an expectation may take: on a box loaded by other work a pushed frame can take
+# seconds to arrive, and Playwright's own defaults (5 s for an expectation) failed there. No test's point is a deadline
+# this long: one that checks speed says so with its own timeout.
+PATIENCE = 30_000
+expect.set_options(timeout=PATIENCE)
 
 
 @pytest.fixture(scope="session")
@@ -39,7 +45,7 @@ def phones(browser):
 
     def phone(width=390, height=844, locale="en-US"):
         context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(PATIENCE)
         contexts.append(context)
         return context.new_page()
 

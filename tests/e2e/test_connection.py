@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import lobby
+from tests.e2e.conftest import PATIENCE
 
 
 def seated_table(server, phones):
@@ -28,7 +29,7 @@ def posting_only(page):
     """The page's socket never opens (a proxy that passes no WebSocket): it polls, and posts its forms."""
     page.route_web_socket("**/ws?*", lambda page_socket: page_socket.close())
     page.reload()
-    expect(page.locator("[data-connection]")).to_be_hidden(timeout=15_000)
+    expect(page.locator("[data-connection]")).to_be_hidden(timeout=PATIENCE)
 
 
 def relayed(page, to_server, to_page):
@@ -88,10 +89,10 @@ def test_pages_whose_server_went_away_say_reconnecting_until_it_is_back(server, 
     expect(anna.locator("form[data-action=write] button")).to_be_disabled()
 
     server.start()
-    expect(bea.locator("[data-connection]")).to_be_hidden(timeout=15_000)
+    expect(bea.locator("[data-connection]")).to_be_hidden(timeout=PATIENCE)
     write(bea, "after the restart")
     for page in (display, anna, bea):
-        expect(page.locator("[data-connection]")).to_be_hidden(timeout=15_000)
+        expect(page.locator("[data-connection]")).to_be_hidden(timeout=PATIENCE)
         expect(page.locator("#live")).to_have_attribute("data-seq", "1")
     expect(anna.locator("form[data-action=write] button")).to_be_enabled()
 
@@ -113,7 +114,7 @@ def test_a_socket_that_stops_answering_without_closing_is_given_up_and_opened_an
     expect(anna.locator("[data-connection]")).to_be_visible(timeout=30_000)  # within two heartbeats (10 s each)
     silent["on"] = False
     write(bea, "noticed")
-    expect(anna.locator("[data-connection]")).to_be_hidden(timeout=15_000)
+    expect(anna.locator("[data-connection]")).to_be_hidden(timeout=PATIENCE)
     expect(anna.locator("#live")).to_have_attribute("data-seq", "1")
 
 
@@ -142,8 +143,8 @@ def test_a_seats_tap_goes_over_its_socket_and_one_whose_answer_was_lost_is_sent_
     anna.on("request", post)
     relayed(anna, send, lose_the_first_answer)
     write(anna, "only once")
-    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
-    expect(anna.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)  # caught up on a new socket
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=PATIENCE)
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "1", timeout=PATIENCE)  # caught up on a new socket
     wait_until(anna, lambda: len(sent) == 2)  # sent again by itself, over the new socket or posted if none yet
     assert sent[0][0] == "socket" and sent[0][1] == sent[1][1]  # the same action id: a repeat, not a second note
     expect(anna.locator("#history")).to_contain_text("Anna wrote a note.")
@@ -189,11 +190,11 @@ def test_a_posted_tap_whose_answer_was_lost_is_sent_again_and_applied_once(serve
 
     anna.route("**/t/*/act", lose_the_first_answer)
     write(anna, "only once")
-    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=PATIENCE)
     wait_until(anna, lambda: len(sent) == 2)
     assert answers_lost == [200] and sent[0] == sent[1]  # the same action id: a repeat, not a second note
-    expect(anna.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
-    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.", timeout=15_000)
+    expect(anna.locator("#live")).to_have_attribute("data-seq", "1", timeout=PATIENCE)
+    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.", timeout=PATIENCE)
     assert anna.locator("#history li", has_text="Anna wrote a note.").count() == 1
     expect(display.locator("#live")).to_have_attribute("data-seq", "1")
 
@@ -212,8 +213,8 @@ def test_an_action_the_server_was_too_busy_for_over_the_socket_is_sent_again_by_
 
     relayed(anna, busy_once, lambda message, page_socket, server_socket: page_socket.send(message))
     write(anna, "once the server has time")
-    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)  # no second tap
-    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.", timeout=15_000)
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=PATIENCE)  # no second tap
+    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.", timeout=PATIENCE)
     assert len(refused) == 1
 
 
@@ -231,6 +232,6 @@ def test_a_posted_action_the_server_was_too_busy_for_is_sent_again_by_itself(ser
 
     anna.route("**/t/*/act", busy_once)
     write(anna, "once the server has time")
-    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)  # no second tap
-    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.", timeout=15_000)
+    expect(display.locator("#live")).to_have_attribute("data-seq", "1", timeout=PATIENCE)  # no second tap
+    expect(anna.locator("#history")).to_contain_text("Anna wrote a note.", timeout=PATIENCE)
     assert len(refused) == 1

@@ -3,6 +3,7 @@
 from playwright.sync_api import expect
 
 from tests.e2e import lobby
+from tests.e2e.conftest import PATIENCE
 from tests.http import call
 
 
@@ -32,7 +33,7 @@ def test_a_seat_page_survives_the_server_restarting(server, phones):
     server.start()
     anna.locator("form[data-action=write] input[name=note]").fill("after restart")
     anna.locator("form[data-action=write] button").click()
-    expect(bea.locator("#live")).to_have_attribute("data-seq", "1", timeout=15_000)
+    expect(bea.locator("#live")).to_have_attribute("data-seq", "1", timeout=PATIENCE)
     expect(display.locator("#live")).to_have_attribute("data-seq", "1")
 
 
@@ -64,7 +65,7 @@ def test_a_page_that_cannot_open_a_websocket_still_works_by_polling(server, phon
     lobby.take_seat(bea, server.url, code, "Player 2", "Bea")
     anna.locator("form[data-action=write] input[name=note]").fill("polled")
     anna.locator("form[data-action=write] button").click()
-    expect(bea.locator("#live")).to_have_attribute("data-seq", "1", timeout=8_000)
+    expect(bea.locator("#live")).to_have_attribute("data-seq", "1", timeout=PATIENCE)
 
 
 def test_a_refusal_on_a_phone_goes_once_the_table_moves_on(server, phones):

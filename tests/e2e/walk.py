@@ -31,6 +31,7 @@ from companion.games import load
 from companion.games.base import RuleError
 from companion.rng import Rng
 from companion.tables import TableError
+from tests.e2e.conftest import PATIENCE
 from tests.e2e.phone import SMALL_PHONE
 from tests.http import call
 
@@ -353,7 +354,7 @@ class Walk:
 
     def _page(self, who: str, viewport: dict, path: str):
         context = self.browser.new_context(viewport=viewport)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(PATIENCE)
         cookie = f"host_{self.code}" if who == "host" else f"seat_{self.code}"
         context.add_cookies(
             [
@@ -413,7 +414,7 @@ class Walk:
             weights = [self._weight(form["hidden"]["type"]) for _who, form in choices]
             who, form = self.rng.choices(choices, weights)[0]
             try:
-                action = action_from_form(self.game, fill_in(form, self.rng))
+                action = action_from_form(self.game, fill_in(form, self.rng), (self.game,))
             except TableError:  # a filling the page would not let through (a required field left out)
                 continue
             token = self.tokens["host" if form["hidden"].get("as") == "host" else who]

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
+import random
 
 import pytest
 
 from companion.games.base import HOST, RuleError
 from companion.games.downforce import game
 from companion.games.downforce.cards import CARS
+from companion.rng import Rng
 from tests.games.scripted import ScriptedRng
 
 P1, P2, P3, P4, P5, P6 = (f"player-{n}" for n in range(1, 7))
@@ -771,3 +774,48 @@ def test_a_whole_four_player_game_plays_through_on_the_phones():
     assert game.outcome(state)["winners"]
     for seat in (None, P1, P2, P3, P4):
         json.dumps(game.view(state, seat))
+
+
+def random_race_to_the_end(state: dict, chooser: random.Random, act) -> None:
+    """Random sealed bids (or passes), kept powers, betting rounds and finishes, until the race is over."""
+    while state()["phase"] in ("auction", "powers", "race"):
+        now = state()
+        if now["phase"] == "auction" and now["auction"]["forced"]:
+            act(now["auction"]["forced"], type="forced_bid", **{"from": "none"})
+        elif now["phase"] == "auction":
+            seat = next(seat for seat in now["auction"]["eligible"] if seat not in now["auction"]["bids"])
+            bid = {"pass": True} if chooser.random() < 0.4 else {"amount": chooser.randint(1, 6), "stripes": 1}
+            act(seat, type="bid", **bid)
+        elif now["phase"] == "powers":
+            seat = next(seat for seat in now["won_powers"] if seat not in now["powers"])
+            act(seat, type="keep_power", power=chooser.choice(now["won_powers"][seat]))
+        elif now["bet_round"] < 3 and chooser.random() < 0.3:
+            act(HOST, type="open_bets")
+            for seat in now["players"]:
+                act(seat, type="bet", car=chooser.choice(CARS))
+        else:
+            act(HOST, type="finish", car=chooser.choice([car for car in CARS if car not in now["finish"]]))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_start_player_is_who_began_the_first_race_of_the_play(seed):
+    """BG Stats' start player began the play: the one the history named when the first race started (DF-13), also
+    through a world championship's second race, at random tables of two to six."""
+    chooser = random.Random(seed)
+    options = {"players": chooser.randint(2, 6), "variant": chooser.choice(["standard", "world-championship"])}
+    options["car_for_everyone"] = chooser.random() < 0.5
+    state = game.setup(options, Rng(str(seed), 0))
+    lines, seqs = [], itertools.count(1)
+
+    def act(actor: str, **action) -> None:
+        nonlocal state
+        before, state = state, game.apply(state, actor, action, Rng(str(seed), next(seqs)))
+        lines.extend(game.describe(before, state, actor, action))
+
+    random_race_to_the_end(lambda: state, chooser, act)
+    if state["phase"] == "between":
+        act(HOST, type="next_race")
+        random_race_to_the_end(lambda: state, chooser, act)
+    starts = [line["args"]["seat"] for line in lines if line["msg"] == "The race starts. %(seat)s plays first."]
+    assert len(starts) == (2 if options["variant"] == "world-championship" else 1)
+    assert game.outcome(state)["start_player"] == starts[0]

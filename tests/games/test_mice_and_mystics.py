@@ -1,12 +1,15 @@
 """Mice and Mystics companion: one test per rule of ../shared/rules/mice-and-mystics.md the app enforces."""
 
 import copy
+import itertools
+import random
 
 import pytest
 
 from companion.games.base import HOST, RuleError
 from companion.games.mice_and_mystics import game
 from companion.games.mice_and_mystics.mice import new_mouse
+from companion.games.mice_and_mystics.names import HEROES
 from companion.rng import Rng
 from tests.games.scripted import ScriptedRng
 
@@ -1021,3 +1024,39 @@ def test_the_screens_know_whether_individual_achievements_are_in_play(achievemen
     state = table(achievements=achievements)
     assert game.view(state, None)["achievements_in_play"] is achievements
     assert game.view(state, "player-1")["achievements_in_play"] is achievements
+
+
+def on_turn(view: dict) -> str:
+    """The player a screen shows on turn: the active mouse's, or for a minion card the one who runs them (MM-40)."""
+    active = next(card for card in view["track"] if card["active"])
+    return active["seat"] if active["kind"] == "mouse" else view["minions_player"]
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_the_start_player_is_who_played_the_first_card_of_the_first_chapter(seed):
+    """BG Stats' start player began the play: whoever the screens showed on turn when the first chapter began,
+    however the track was shuffled, minions first or not, through a random campaign of up to four players."""
+    chooser = random.Random(seed)
+    state = game.setup({"players": chooser.randint(1, 4), "campaign": chooser.random() < 0.5}, Rng(str(seed), 0))
+    seqs = itertools.count(1)
+
+    def act(**action) -> None:
+        nonlocal state
+        state = game.apply(state, HOST, action, Rng(str(seed), next(seqs)))
+
+    for hero in chooser.sample(sorted(HEROES), chooser.randint(1, 4)):
+        act(type="add_mouse", hero=hero, life=4, seat=chooser.choice(state["seats"]))
+    began = None
+    for chapter_number in range(chooser.randint(1, 3) if state["options"]["campaign"] else 1):
+        if chapter_number:
+            act(type="next_chapter")
+        for minion in chooser.sample(["rats", "roaches", "spiders", "centipede"], chooser.randint(0, 2)):
+            act(type="add_minions", minion=minion, figures=2)
+        act(type="start_chapter", ambush=chooser.random() < 0.3)
+        began = began or on_turn(game.view(state, None))
+        for _turn in range(chooser.randint(0, 6)):
+            act(type="next")
+        act(type=chooser.choice(["goals_done", "chapter_lost"]))
+    if state["options"]["campaign"]:
+        act(type="end_campaign")
+    assert game.outcome(state)["start_player"] == began

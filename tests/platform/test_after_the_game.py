@@ -19,6 +19,7 @@ from companion.play import CREATE_PLAY
 from companion.tables import Tables
 from tests.games import test_downforce_web, test_eat_your_tourist_web, test_mice_and_mystics_web
 from tests.games import test_scotland_yard_web as scotland_yard
+from tests.games.test_mice_and_mystics import on_turn
 from tests.pages import api, browser
 
 BGSTATS_LINK = re.compile(r'<a class="button" href="([^"]+)"[^>]*data-bgstats>')
@@ -32,37 +33,62 @@ def minutes(service):
     service.clock = lambda: START + 60 * next(ticks)
 
 
+# Each game played to its end: the table's code, its tokens, and the start player the screens showed when play began.
+
+
 def downforce(client, app):
-    return test_downforce_web.finished(client, app)
+    code, tokens = test_downforce_web.finished(client, app)
+    return code, tokens, first_race_starter(app, code)
+
+
+def downforce_world_championship(client, app):
+    """Two races; the first race's start player began the play, whoever starts the second."""
+    code, tokens = test_downforce_web.championship_between(client, app)
+    starter = first_race_starter(app, code)
+    api(client, code, tokens["host"], type="next_race")
+    view = api(client, code, tokens["host"])
+    while view["phase"] == "auction":
+        view = test_downforce_web.pass_round(client, code, tokens, view, bidder=view["auction"]["eligible"][0])
+    for seat in ("player-1", "player-2"):
+        for choice in api(client, code, tokens[seat])["my_power_choices"][:1]:
+            api(client, code, tokens[seat], type="keep_power", power=choice["power"])
+    api(client, code, tokens["host"], type="end_race")
+    return code, tokens, starter
+
+
+def first_race_starter(app, code: str) -> str:
+    """The start player the history named when the first race started."""
+    lines = app.extensions["companion"].history(code, None, None, limit=10_000).lines
+    return next(line["args"]["seat"] for line in lines if line["msg"] == "The race starts. %(seat)s plays first.")
 
 
 def eat_your_tourist(client, app):
     code, host, tokens = test_eat_your_tourist_web.open_table(client)
     test_eat_your_tourist_web.over(client, code, host, tokens)
-    return code, {"host": host, **tokens}
+    return code, {"host": host, **tokens}, "player-1"
 
 
 def mice_and_mystics(client, app):
-    """A single chapter (no campaign): Anna's Lily and Bea's Filch reach its goals."""
+    """A single chapter (no campaign): Anna's Lily and Bea's Filch reach its goals; whoever's card came first began."""
     table = test_mice_and_mystics_web.open_table(client)
     test_mice_and_mystics_web.act(client, table, "player-1", type="add_mouse", hero="lily", life=4)
     test_mice_and_mystics_web.act(client, table, "player-2", type="add_mouse", hero="filch", life=4)
-    test_mice_and_mystics_web.act(client, table, "player-1", type="start_chapter")
+    shown = test_mice_and_mystics_web.act(client, table, "player-1", type="start_chapter")
     test_mice_and_mystics_web.act(client, table, "player-2", type="goals_done")
-    return table.pop("code"), table
+    return table.pop("code"), table, on_turn(shown)
 
 
 def scotland_yard_game(client, app):
     code, tokens = scotland_yard.open_table(client)
     scotland_yard.play_to_the_end(client, code, tokens)
-    return code, tokens
+    return code, tokens, "mister-x"
 
 
 GAMES = {
-    "downforce": (downforce, "Downforce", 215311, None),  # the start player the race showed
-    "eat-your-tourist": (eat_your_tourist, "Eat your tourist!", None, "player-1"),
-    "mice-and-mystics": (mice_and_mystics, "Mice and Mystics", 124708, "player-1"),
-    "scotland-yard": (scotland_yard_game, "Scotland Yard", 438, "mister-x"),
+    "downforce": (downforce, "Downforce", 215311),
+    "eat-your-tourist": (eat_your_tourist, "Eat your tourist!", None),
+    "mice-and-mystics": (mice_and_mystics, "Mice and Mystics", 124708),
+    "scotland-yard": (scotland_yard_game, "Scotland Yard", 438),
 }
 
 
@@ -88,8 +114,8 @@ def seat_page(app, code: str, token: str) -> str:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_phone_gets_a_bg_stats_link_that_carries_the_final_score_sheet(client, app, service, minutes, game):
-    play_to_the_end, name, bgg_id, starter = GAMES[game]
-    code, tokens = play_to_the_end(client, app)
+    play_to_the_end, name, bgg_id = GAMES[game]
+    code, tokens, starter = play_to_the_end(client, app)
     display = client.get(f"/api/tables/{code}/view", headers={"Authorization": f"Bearer {tokens['host']}"}).json
     sheet, winners = score_sheet(display["view"]), set(display["outcome"]["winners"])
     names = service.names(code)
@@ -109,7 +135,6 @@ def test_every_phone_gets_a_bg_stats_link_that_carries_the_final_score_sheet(cli
     assert [player["name"] for player in found["players"]] == [names[seat] for seat in seats]
     assert [player["sourcePlayerId"] for player in found["players"]] == seats
     assert {player["sourcePlayerId"] for player in found["players"] if player["winner"]} == winners
-    starter = starter or display["view"]["start_player"]
     assert [player["sourcePlayerId"] for player in found["players"] if player["startPlayer"]] == [starter]
     assert found["game"]["noPoints"] is (sheet is None)
     if sheet is not None:
@@ -128,6 +153,13 @@ def test_every_phone_gets_a_bg_stats_link_that_carries_the_final_score_sheet(cli
     assert by_api.status_code == 200 and by_api.json == found
 
 
+def test_a_world_championship_s_play_names_the_first_race_s_start_player(client, app):
+    code, tokens, starter = downforce_world_championship(client, app)
+    answer = client.get(f"/api/tables/{code}/play", headers={"Authorization": f"Bearer {tokens['host']}"})
+    assert answer.status_code == 200, answer.json
+    assert [player["sourcePlayerId"] for player in answer.json["players"] if player["startPlayer"]] == [starter]
+
+
 def test_the_play_is_offered_only_once_the_game_is_over_and_never_on_the_display(client, app, service, minutes):
     code, tokens = scotland_yard.open_table(client)
     assert "data-bgstats" not in seat_page(app, code, tokens["mister-x"])
@@ -143,7 +175,7 @@ def test_the_play_is_offered_only_once_the_game_is_over_and_never_on_the_display
 
 
 def test_the_play_speaks_the_phones_language_but_keeps_the_games_published_name(client, app, minutes):
-    code, tokens = scotland_yard_game(client, app)
+    code, tokens, _starter = scotland_yard_game(client, app)
     found = browser(app, code, seat=tokens["mister-x"]).get(f"/t/{code}/play.json?lang=cs").json
     assert found["game"]["name"] == "Scotland Yard"
     assert {player["role"] for player in found["players"] if player["sourcePlayerId"] != "mister-x"} == {"Detektivové"}
@@ -183,7 +215,7 @@ def test_the_host_reads_the_finished_games_whole_record_in_order_with_the_undo_a
 
 
 def test_the_record_is_the_hosts_alone_and_holds_no_line_meant_for_one_seat(client, app, service, minutes):
-    code, tokens = scotland_yard_game(client, app)
+    code, tokens, _starter = scotland_yard_game(client, app)
     for who in ("mister-x", "detective-1"):
         assert browser(app, code, seat=tokens[who]).get(f"/t/{code}/record").status_code == 403
         assert browser(app, code, seat=tokens[who]).get(f"/t/{code}/record.json").status_code == 403
@@ -260,7 +292,7 @@ def test_each_seat_of_the_new_table_is_kept_for_the_phone_that_held_it_and_no_ot
 
 def test_an_undone_end_of_scotland_yard_leaves_no_station_of_mister_x_in_the_record(client, app, minutes):
     for _table in range(5):  # each table deals its own start cards: one may end where Mister X had shown himself
-        code, tokens = scotland_yard_game(client, app)
+        code, tokens, _starter = scotland_yard_game(client, app)
         over = client.get(f"/api/tables/{code}/view", headers=bearer(tokens["host"])).json
         ended_at, station = over["seq"], over["view"]["mister_x_station"]
         undone = client.post(f"/api/tables/{code}/undo", json={"seen_seq": ended_at}, headers=bearer(tokens["host"]))

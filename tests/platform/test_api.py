@@ -81,7 +81,8 @@ def test_the_host_can_undo(client, table):
         ("get", "/api/tables/{code}/view", None, "forged", 403, "forbidden"),
         ("post", "/api/tables/{code}/actions", "not json", "seat", 400, "bad_request"),
         ("post", "/api/tables/{code}/actions", [1, 2], "seat", 400, "bad_request"),
-        ("post", "/api/tables/{code}/actions", {"type": "fly"}, "seat", 422, "illegal_action"),
+        ("post", "/api/tables/{code}/actions", {"type": "fly"}, "seat", 400, "bad_request"),
+        ("post", "/api/tables/{code}/actions", {"type": "bid"}, "seat", 422, "illegal_action"),
         ("post", "/api/tables/{code}/actions", {"type": "write", "note": 7}, "seat", 400, "bad_request"),
         (
             "post",

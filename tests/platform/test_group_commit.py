@@ -39,9 +39,9 @@ class HeldDisk:
         store = service.store
         real_append = store.append
 
-        def append(code, *events):
+        def append(code, *events, holders=()):
             self.appends.append([(event.seq, event.actor) for event in events])
-            real_append(code, *events)
+            real_append(code, *events, holders=holders)
 
         store.append = append
         store._write_lock.acquire()

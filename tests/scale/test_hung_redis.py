@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import time
 import urllib.request
 
-from tests.http import call, open_table, socket
+from companion.games.scotland_yard.board import BOARD
+from companion.games.scotland_yard.moves import reachable
+from tests.http import call, open_table, post_form, socket
 from tests.platform.test_ws import free_seat
 from tests.scale.test_processes import SEATS, frame_at, write
 
@@ -70,3 +73,88 @@ def test_a_seat_freed_while_redis_is_away_is_not_kept_open_on_the_other_process(
         time.sleep(0.2)
     action = {"type": "write", "note": "as the freed seat"}
     assert call(second.url, "POST", f"/api/tables/{table['code']}/actions", action, old_phone)[0] == 403
+
+
+REFUSAL = {"error": {"code": "forbidden", "message": "This token does not open a seat at this table."}}
+# A page whose seat cookie opens no seat: the same said as a page says it (its process had read the seats anew).
+NO_SEAT_HERE = (401, "Take a seat first.")
+
+
+def mister_x_attempts(view: dict) -> list[dict]:
+    """Each kind of Mister X's action, once as his view offers it and once to a station no taxi links to his, which
+    the rules would refuse naming his station."""
+    station = view["station"]
+    unlinked = next(to for to in range(1, BOARD.stations + 1) if to != station and to not in reachable(station, "taxi"))
+    attempts = []
+    for kind, offered in (("move", view["legal_moves"]), ("double_move", view["double_move_moves"])):
+        ticket, targets = next(iter(offered.items()))
+        attempts += [
+            {"type": kind, "ticket": ticket, "to": targets[0]["to"]},
+            {"type": kind, "ticket": "taxi", "to": unlinked},
+        ]
+    return attempts
+
+
+# Each way the old phone sends an action, opened before the free (a page's socket stays open): the sender it gets.
+
+
+def by_api(server, code: str, token: str):
+    def send(action: dict) -> None:
+        assert call(server.url, "POST", f"/api/tables/{code}/actions", action, token) == (403, REFUSAL)
+
+    return send
+
+
+def over_its_socket(server, code: str, token: str):
+    page = socket(server.url, code, token)
+    json.loads(page.recv())
+
+    def send(action: dict) -> None:
+        try:
+            page.send(json.dumps(action))
+            assert json.loads(page.recv()) == REFUSAL
+        finally:
+            page.close()
+
+    return send
+
+
+def as_a_posted_form(server, code: str, token: str):
+    def send(action: dict) -> None:
+        form = {name: str(value) for name, value in action.items()}
+        status, answer = post_form(server.url, code, f"seat_{code}={token}", "act", form)
+        told = (403, REFUSAL["error"]["message"]) if REFUSAL["error"]["message"] in answer else NO_SEAT_HERE
+        assert status == told[0] and told[1] in answer
+        assert "station" not in answer.lower()
+
+    return send
+
+
+def test_a_seat_freed_on_one_process_is_refused_at_once_on_the_other_while_redis_hangs_and_told_nothing(
+    start_server, shared_env, private_redis
+):
+    """The other process still trusts the old token (nothing is announced while Redis hangs), yet every kind of
+    action Mister X has, sent by his old phone right after the free over the API, a socket or a posted form, is
+    refused as any token that opens no seat is, and none goes in. (Each on a table of its own: a refusal reads the
+    seats anew on that process.)"""
+    env = shared_env | {"COMPANION_REDIS_URL": private_redis.url}
+    first, second = start_server(env), start_server(env)
+    seats = ("mister-x", "detective-1", "detective-2")
+    channels = (by_api, over_its_socket, as_a_posted_form)
+    tables = [open_table(first.url, "scotland-yard", {"detectives": 2}, seats=seats) for _ in range(4 * len(channels))]
+    attempts = []
+    for number, table in enumerate(tables):
+        view = call(first.url, "GET", f"/api/tables/{table['code']}/view", token=table["mister-x"])[1]["view"]
+        attempts.append((mister_x_attempts(view)[number // len(channels)], channels[number % len(channels)]))
+    private_redis.freeze()
+    try:
+        for table, (action, channel) in zip(tables, attempts, strict=True):
+            code, old_phone = table["code"], table["mister-x"]
+            assert call(second.url, "GET", f"/api/tables/{code}/view", token=old_phone)[0] == 200  # seats read there
+            send = channel(second, code, old_phone)
+            free_seat(first, table, "mister-x")
+            send(action)
+    finally:
+        private_redis.thaw()
+    for table in tables:
+        assert call(first.url, "GET", f"/api/tables/{table['code']}/view", token=table["host"])[1]["seq"] == 0

@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.base import HOST
 from companion.housekeeping import DAY, export_table, prune
-from companion.store import CodeTaken, DuplicateAction, Event, SeatRecord, SeqTaken, TableRecord
+from companion.store import CodeTaken, DuplicateAction, Event, SeatLost, SeatRecord, SeqTaken, TableRecord
 from companion.store.sqlite import SqliteStore
 
 
@@ -162,6 +162,21 @@ def test_a_seat_is_saved_only_over_the_token_the_writer_expected(store):
     assert not store.save_seat("ABC234", SeatRecord("player-1", "Bob", "t2"), expect_token_hash=None)
     assert store.save_seat("ABC234", SeatRecord("player-1", None, None, "invite"), expect_token_hash="t1")
     assert store.seats("ABC234") == {"player-1": SeatRecord("player-1", None, None, "invite")}
+
+
+def test_events_go_in_only_while_every_holder_still_holds_its_seat_as_another_process_sees_it(open_store):
+    first, second = open_store(), open_store()
+    first.create_table(a_table())
+    for seat, token in (("player-1", "t1"), ("player-2", "t2")):
+        assert first.save_seat("ABC234", SeatRecord(seat, seat, token), expect_token_hash=None)
+    both = {("player-1", "t1"), ("player-2", "t2")}
+    second.append("ABC234", an_action(1), an_action(2), holders=both)
+    assert first.save_seat("ABC234", SeatRecord("player-1", None, None, "invite"), expect_token_hash="t1")
+    for holders in (both, {("player-1", "t1")}, {("player-2", "t1")}):
+        with pytest.raises(SeatLost):
+            second.append("ABC234", an_action(3), an_action(4), holders=holders)
+    second.append("ABC234", an_action(3), holders={("player-2", "t2")})
+    assert [event.seq for event in first.events("ABC234")] == [1, 2, 3], "nothing of a refused append went in"
 
 
 def test_the_list_shows_every_table_with_its_number_of_events(store):

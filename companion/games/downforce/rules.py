@@ -177,8 +177,9 @@ class Downforce(Game):
 
     @staticmethod
     def _starter(state: dict) -> str:
-        """The last race's start player (DF-13); the first seat if no car on the grid had an owner."""
-        return race.start_player(state) or state["players"][0]
+        """BG Stats' start player, who began the play: the first race's (DF-13), as its record keeps the grid and the
+        cars' owners; the first seat if no car on its grid had an owner."""
+        return race.start_player(state["races"][0]) or state["players"][0]
 
     def describe(self, before: dict, after: dict, actor: str, action: dict) -> list[dict]:
         return describe_action(before, after, actor, action)

@@ -83,6 +83,7 @@ def start_chapter(state: dict, actor: str, action: dict, rng) -> None:
     note(state, N_("Chapter %(chapter)s begins."), chapter=state["chapter"])
     initiative.start_chapter(state, rng, schema.flag(action, "ambush"), schema.rolls(action))
     initiative.note_whose_turn(state)
+    state["start_player"] = state["start_player"] or initiative.active_player(state)
 
 
 def next_chapter(state: dict, actor: str, action: dict, rng) -> None:

@@ -323,6 +323,20 @@ def last_mouse_card(state: dict) -> dict | None:
     return mice[-1] if mice else None
 
 
+def minions_player(state: dict) -> str | None:
+    """MM-40: the player whose mouse is lowest on the initiative track runs the minions."""
+    last = last_mouse_card(state)
+    return find_mouse(state, last["mouse"])["seat"] if last else None
+
+
+def active_player(state: dict) -> str | None:
+    """The player who plays the active card's turn: its mouse's, or for a minion card the minions' (MM-40)."""
+    active = active_card(state)
+    if active is None:
+        return None
+    return find_mouse(state, active["mouse"])["seat"] if active["kind"] == "mouse" else minions_player(state)
+
+
 def end_turn(state: dict) -> bool:
     """MM-1: the active card's turn ends and the track moves on a slot; after the last card a new round begins.
 

@@ -125,6 +125,8 @@ class MiceAndMystics(Game):
             "mice": [],
             "custom_mice": 0,
             "track": [],
+            # BG Stats' start player, who began the play: the player of the first card when the first chapter began.
+            "start_player": None,
             "turn": -1,
             "round": 0,
             "groups": {},
@@ -162,17 +164,16 @@ class MiceAndMystics(Game):
     def outcome(self, state: dict) -> dict | None:
         if state["phase"] not in ENDED or (state["options"]["campaign"] and not state["campaign_over"]):
             return None
-        # A cooperative game has no start player, but BG Stats wants one: the first seat stands for it.
         if state["phase"] == WON:
             return {
                 "winners": list(state["seats"]),
                 "summary": msg(N_("The mice completed chapter %(chapter)s!"), chapter=state["chapter"]),
-                "start_player": state["seats"][0],
+                "start_player": state["start_player"],
             }
         return {
             "winners": [],
             "summary": msg(N_("The hourglass ran out: chapter %(chapter)s is lost."), chapter=state["chapter"]),
-            "start_player": state["seats"][0],
+            "start_player": state["start_player"],
         }
 
     def describe(self, before: dict, after: dict, actor: str, action: dict) -> list[dict]:

@@ -48,7 +48,7 @@ def plays_card(state: dict, seat: str, own: list[dict], card: dict | None) -> bo
     """Whether the table waits on this seat for the card: its own mouse's, or the minions' it runs (MM-40)."""
     if card is None or card["kind"] == "mouse":
         return owns_card(own, card)
-    return minions_player(state) == seat
+    return initiative.minions_player(state) == seat
 
 
 # --- who may act ----------------------------------------------------------------------------------
@@ -88,7 +88,7 @@ def public_view(state: dict) -> dict:
         "minion_cards_limit": initiative.MINION_CARDS,
         "achievements": achievement_entries(state),
         "achievements_in_play": state["options"]["achievements"],
-        "minions_player": minions_player(state),
+        "minions_player": initiative.minions_player(state),
         "defence_roller": defence_roller(state),
         "minions_line": minions_line(state),
         "dice_helper": state["options"]["dice_helper"],
@@ -210,25 +210,18 @@ def achievement_entries(state: dict) -> list[dict]:
     ]
 
 
-def minions_player(state: dict) -> str | None:
-    """MM-40: the player whose mouse is lowest on the initiative track runs the minions."""
-    last = initiative.last_mouse_card(state)
-    return find_mouse(state, last["mouse"])["seat"] if last else None
-
-
 def defence_roller(state: dict) -> str | None:
     """MM-40: the player to the left of the active player rolls the minions' defence."""
-    active = initiative.active_card(state)
-    if active is None:
+    player = initiative.active_player(state)
+    if player is None:
         return None
-    player = find_mouse(state, active["mouse"])["seat"] if active["kind"] == "mouse" else minions_player(state)
     seats = state["seats"]
     return seats[(seats.index(player) + 1) % len(seats)]
 
 
 def minions_line(state: dict) -> dict | None:
     """Who runs the minions and who rolls their defence, naming a player who does both once."""
-    player, roller = minions_player(state), defence_roller(state)
+    player, roller = initiative.minions_player(state), defence_roller(state)
     if player is None:
         return None
     if roller in (None, player):
