@@ -1,4 +1,5 @@
-"""Headless Chromium from Debian (/usr/bin/chromium) driven by Playwright; never a downloaded browser."""
+"""Headless Chromium from Debian (/usr/bin/chromium) driven by Playwright; Firefox ESR and WebKitGTK from Debian
+driven by Selenium (tests/e2e/engines.py); never a downloaded browser."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import os
 import shutil
 
 import pytest
+
+from tests.e2e import engines
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -46,3 +49,19 @@ def phones(browser):
     yield phone
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def firefox(tmp_path_factory):
+    yield from engines.firefox(tmp_path_factory.mktemp("firefox-profile"))
+
+
+@pytest.fixture(scope="session")
+def webkit(tmp_path_factory):
+    yield from engines.webkit(tmp_path_factory.mktemp("webkit-config"))
+
+
+@pytest.fixture(params=["chromium", "firefox", "webkit"])
+def engine(request):
+    """Each of the three engines in turn, as a browser that opens contexts (one per device) the same way."""
+    return request.getfixturevalue("browser" if request.param == "chromium" else request.param)

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.request import Request, urlopen
 
-from playwright.sync_api import expect
 from werkzeug.datastructures import MultiDict
 
 from companion.forms import action_from_form, parse_options
@@ -39,6 +38,9 @@ SMALLEST_TEXT = 24  # px at 1080p: legible from two metres
 CHECKS = ("fits", "overlap", "names", "phone")
 # What changes on a page whose layout does not: the sequence number and the CSRF token (masked afresh each time).
 SEQ = re.compile(r'(name="seen_seq" value|data-seq)="\d+"|(data-csrf="|X-CSRF-Token": ")[^"]+')
+
+# The page shows the table after this many actions (Playwright's page and tests/e2e/engines.py's both wait for it).
+AT_SEQ = "(seq) => document.querySelector('#live')?.dataset.seq === String(seq)"
 
 # Long names with diacritics, 20 characters at most, as Czech and Dutch tables write them.
 NAMES = (
@@ -325,9 +327,10 @@ def options_for(game_id: str, seed: int) -> dict:
 
 
 class Walk:
-    """One seeded game: a table with every seat taken, its display in Chromium, a phone per seat when needed."""
+    """One seeded game: a table with every seat taken, its display in Chromium (unless told not to measure it), a
+    phone per seat when needed, in the browser given (Chromium's, or Firefox's or WebKit's of tests/e2e/engines.py)."""
 
-    def __init__(self, base: str, browser, plan: Plan, seed: int, options: dict | None = None):
+    def __init__(self, base: str, browser, plan: Plan, seed: int, options: dict | None = None, display: bool = True):
         self.base, self.plan, self.seed = base, plan, seed
         self.rng = random.Random(seed)
         self.game = load([])[plan.game]
@@ -345,7 +348,7 @@ class Walk:
             self.tokens[seat] = claimed["token"]
         self.browser = browser
         self.contexts = []
-        self.display = self._page("host", TV_SCREENS[0], "display")
+        self.display = self._page("host", TV_SCREENS[0], "display") if display else None
         self.phones: dict[str, object] = {}
         self.measured: dict[str, str] = {}
         self.seq = 0
@@ -448,9 +451,9 @@ class Walk:
             waited_on = {form["hidden"]["type"] for form in forms} & set(self.plan.waits_on)
             if seat != "host" and waited_on and self.changed(seat):
                 self.check_phone(seat, forms, state)
-        if not self.changed("display"):
+        if self.display is None or not self.changed("display"):
             return
-        expect(self.display.locator("#live")).to_have_attribute("data-seq", str(self.seq))
+        self.display.wait_for_function(AT_SEQ, arg=self.seq)
         names = list(self.names.values())
         for screen in TV_SCREENS:
             self.display.set_viewport_size(screen)
@@ -473,7 +476,7 @@ class Walk:
         if seat not in self.phones:
             self.phones[seat] = self._page(seat, SMALL_PHONE, "seat")
         phone = self.phones[seat]
-        expect(phone.locator("#live")).to_have_attribute("data-seq", str(self.seq))
+        phone.wait_for_function(AT_SEQ, arg=self.seq)
         wanted_list = [[kind, self.plan.waits_on[kind]] for kind in wanted]
         self.findings.add("phone", f"{state} on {seat}'s phone", phone.evaluate(PHONE_CONTROLS, wanted_list))
 
