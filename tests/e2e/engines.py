@@ -56,9 +56,8 @@ class Page:
         return self.driver.current_url
 
     def goto(self, url: str) -> None:
-        if self.cookies:  # a cookie is set for the document's own site: visit it first
-            origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
-            self.driver.get(origin + "/healthz")
+        if self.cookies:  # WebDriver sets a cookie for the site of the page at hand: the lobby first
+            self.driver.get("{0.scheme}://{0.netloc}/".format(urlsplit(url)))
             for cookie in self.cookies:
                 self.driver.add_cookie({"name": cookie["name"], "value": cookie["value"], "path": "/"})
             self.cookies = []
