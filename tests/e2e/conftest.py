@@ -35,20 +35,25 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def phones(browser):
-    """A factory of browser contexts, one per device at the table, each with a phone-sized screen."""
+def devices(browser, timeout: int = 10_000, **defaults):
+    """A factory of browser contexts, one per device at the table (its own cookies), a phone-sized screen unless
+    told otherwise; every context is closed when the test is done."""
     contexts = []
 
-    def phone(width=390, height=844, locale="en-US"):
-        context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
-        context.set_default_timeout(10_000)
+    def device(width=390, height=844, **options):
+        context = browser.new_context(viewport={"width": width, "height": height}, **{**defaults, **options})
+        context.set_default_timeout(timeout)
         contexts.append(context)
         return context.new_page()
 
-    yield phone
+    yield device
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def phones(browser):
+    yield from devices(browser, locale="en-US")
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,7 @@ phone checks in Firefox and WebKit (Chromium's are in test_walk.py)."""
 import pytest
 
 from tests.conftest import ServerProcess
+from tests.e2e import conftest
 from tests.e2e.test_walk import PLANS
 from tests.e2e.walk import AT_SEQ, Walk, options_for
 
@@ -21,18 +22,8 @@ AWAY = """(away) => {
 
 @pytest.fixture
 def devices(engine):
-    """A factory of devices at the table, each a page of its own (its own cookies) in the engine at hand."""
-    contexts = []
-
-    def device(width: int, height: int):
-        context = engine.new_context(viewport={"width": width, "height": height})
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield device
-    for context in contexts:
-        context.close()
+    """Devices at the table in the engine at hand (waits a little longer: a restarted server is awaited)."""
+    yield from conftest.devices(engine, timeout=15_000)
 
 
 def take_seat(phone, base: str, code: str, seat: str, name: str) -> None:
