@@ -1,4 +1,5 @@
-"""Headless Chromium from Debian (/usr/bin/chromium) driven by Playwright; never a downloaded browser."""
+"""Headless Chromium from Debian (/usr/bin/chromium) driven by Playwright; Firefox ESR and WebKitGTK from Debian
+driven by Selenium (tests/e2e/engines.py); never a downloaded browser."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import shutil
 
 import pytest
 from playwright.sync_api import expect
+
+from tests.e2e import engines
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -38,17 +41,38 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def phones(browser):
-    """A factory of browser contexts, one per device at the table, each with a phone-sized screen."""
+def devices(browser, timeout: int = PATIENCE, **defaults):
+    """A factory of browser contexts, one per device at the table (its own cookies), a phone-sized screen unless
+    told otherwise; every context is closed when the test is done."""
     contexts = []
 
-    def phone(width=390, height=844, locale="en-US"):
-        context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
-        context.set_default_timeout(PATIENCE)
+    def device(width=390, height=844, **options):
+        context = browser.new_context(viewport={"width": width, "height": height}, **{**defaults, **options})
+        context.set_default_timeout(timeout)
         contexts.append(context)
         return context.new_page()
 
-    yield phone
+    yield device
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def phones(browser):
+    yield from devices(browser, locale="en-US")
+
+
+@pytest.fixture(scope="session")
+def firefox(tmp_path_factory):
+    yield from engines.firefox(tmp_path_factory.mktemp("firefox-profile"))
+
+
+@pytest.fixture(scope="session")
+def webkit(tmp_path_factory):
+    yield from engines.webkit(tmp_path_factory.mktemp("webkit-config"))
+
+
+@pytest.fixture(params=["chromium", "firefox", "webkit"])
+def engine(request):
+    """Each of the three engines in turn, as a browser that opens contexts (one per device) the same way."""
+    return request.getfixturevalue("browser" if request.param == "chromium" else request.param)

@@ -10,8 +10,10 @@ import os
 
 import pytest
 
+from companion.forms import parse_options
+from companion.games import load
 from tests.conftest import ServerProcess
-from tests.e2e.walk import CHECKS, Plan, Walk, options_for
+from tests.e2e.walk import CHECKS, LANGUAGES, Plan, Walk, options_for
 
 PLANS = {
     "downforce": Plan(
@@ -41,15 +43,16 @@ PLANS = {
     ),
 }
 
-# The suite's walks, (game, seed, options beside the seed's, the most actions): the language turns with the seed
-# (en, cs, nl); Downforce and Scotland Yard play whole games, the longer games the first part of one. Scotland Yard
-# twice: five detective players (seed 1, in Czech, whose long ticket words made the display's travel log the
-# tallest), and one who runs two detectives and both bobbies (seed 8, see options_for).
+# The suite's walks, (game, seed, options beside the seed's, the most actions): every game with the most seats it
+# allows, the language turning with the seed (en, cs, nl: each of them at least once); Downforce and Scotland Yard
+# play whole games, the longer games the first part of one. Scotland Yard twice: five detective players (seed 1, in
+# Czech, whose long ticket words made the display's travel log the tallest), and one who runs two detectives and
+# both bobbies (seed 8, see options_for).
 SUITE = (
     ("downforce", 1, {"variant": "standard", "car_for_everyone": False}, 400),
     ("scotland-yard", 1, {}, 400),
     ("scotland-yard", 8, {}, 100),
-    ("mice-and-mystics", 2, {}, 50),
+    ("mice-and-mystics", 6, {}, 50),
     ("eat-your-tourist", 5, {}, 400),
 )
 
@@ -99,3 +102,13 @@ def test_every_state_of_a_random_game_passes_the_screen_check(walks, game, seed,
     stopped = not findings.ends and findings.actions < min(limit, 30)
     assert not stopped, f"the walk stopped early: {findings.actions} actions"
     assert not findings.checks[check], f"{check}: {findings.summary(check)}"
+
+
+def test_the_suite_s_walks_speak_every_language_and_seat_the_most_players_every_game_allows():
+    assert {LANGUAGES[seed % len(LANGUAGES)] for _game, seed, _options, _limit in SUITE} == set(LANGUAGES)
+    for game_id in PLANS:
+        game = load([])[game_id]
+        players = game.options[0]  # each game's first option is its number of players
+        most = len(game.seats(parse_options(game, {players.name: players.max}, from_form=False)))
+        walked = [{**options_for(game_id, seed), **options} for name, seed, options, _limit in SUITE if name == game_id]
+        assert max(len(game.seats(options)) for options in walked) == most, game_id

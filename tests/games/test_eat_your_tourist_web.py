@@ -150,7 +150,7 @@ def test_the_final_ranking_shows_each_players_breakdown_by_name(client, app):
 
 def scores(app, code) -> dict[str, int]:
     page = Device(app, code).page
-    found = re.findall(r'<span class="eyt-name">([^<]+)</span>.*?eyt-points">(-?\d+)<', page, flags=re.S)
+    found = re.findall(r'<span class="eyt-name[^"]*"[^>]*>([^<]+)</span>.*?eyt-points">(-?\d+)<', page, flags=re.S)
     return {name: int(points) for name, points in found}
 
 
