@@ -105,7 +105,7 @@ class Recording:
             fields = fill_in(form, self.rng)
             sender = HOST if fields.get("as") == HOST else who
             try:
-                action = action_from_form(self.game, fields)
+                action = action_from_form(self.game, fields, self.service.games.values())
                 seq = self.service.act(self.code, sender, action, seen_seq=fields.get("seen_seq", type=int)).seq
             except TableError:
                 if not (form["choices"] or form["numbers"] or len(form["buttons"]) > 1):

@@ -100,7 +100,7 @@ def test_every_push_is_said_once_on_every_page_as_it_may_see_it_and_your_turn_on
     xena = seat_screen(phones, server, table, "mister-x", "en")
     dora = seat_screen(phones, server, table, "detective-1", "en")
     dirk = seat_screen(phones, server, table, "detective-2", "cs")
-    display = Screen(phones(1280, 800, "nl"), server, table, "host", "nl", "display")
+    display = Screen(phones(1280, 800, locale="nl"), server, table, "host", "nl", "display")
     host = Screen(phones(locale="cs"), server, table, "host", "cs", "host")
     screens, seats = [xena, dora, dirk, display, host], [xena, dora, dirk]
     choose = random.Random(SEED)

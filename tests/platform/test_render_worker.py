@@ -215,9 +215,10 @@ def test_through_a_random_game_each_page_gets_the_frame_it_would_get_alone(app, 
     for page in pages:
         hub.watch(table.code, page)
     order = random.Random(game)
-    answers = 0
+    taps = answers = 0
     for _step in range(STEPS):
         tapped = table.step()
+        taps += tapped is not None  # none once the game is over: Mister X may be caught early
         if tapped is not None and (answer := tapped[1].get_data(as_text=True)).lstrip().startswith('<div id="live"'):
             page = tapped_on[id(tapped[0])]
             assert answer.startswith(render_frames(app, table.code, [page])[page.render_key]), page
@@ -226,7 +227,7 @@ def test_through_a_random_game_each_page_gets_the_frame_it_would_get_alone(app, 
             alone = render_frames(app, table.code, [page])[page.render_key]
             assert hub.frame(table.code, page) == alone, page
     assert any('data-seq="0"' not in hub.frame(table.code, page) for page in pages[:2]), "the game moved on"
-    assert answers > STEPS // 2, "most taps were answered with their page's live part"
+    assert answers > taps // 2, "most taps were answered with their page's live part"
 
 
 def test_a_stuck_worker_holds_up_one_round_of_frames_once_and_is_replaced(app, service, worker, monkeypatch):
