@@ -72,7 +72,8 @@ class Server:
                 server_command(worker, self.port, str(data_dir)), env=env, cwd=ROOT, stdout=log, stderr=log
             )
 
-    def wait_ready(self, seconds: float = 30) -> None:
+    def wait_ready(self, seconds: float = 120) -> None:
+        """Until /healthz answers: generous, as gunicorn took over 30 s to boot on a box crowded by other work."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -20,7 +20,7 @@ def test_gunicorn_stops_with_pages_open_without_waiting_out_its_graceful_timeout
     pytest.importorskip("gevent")
     env = {"COMPANION_EXTRA_GAMES": TEST_GAMES, "GUNICORN_CMD_ARGS": f"--graceful-timeout {GRACEFUL_TIMEOUT}"}
     server = Server("gevent", tmp_path / "data", env)
-    server.wait_ready(120)
+    server.wait_ready()
     try:
         table = open_table(server.url, seats=["player-1", "player-2"])
         pages = [socket(server.url, table["code"], table[seat]) for seat in ("player-1", "player-2", "host")]

@@ -112,7 +112,10 @@ def over_its_socket(server, code: str, token: str):
     def send(action: dict) -> None:
         try:
             page.send(json.dumps(action))
-            assert json.loads(page.recv()) == REFUSAL
+            # The listener's catch-up, once it finds Redis hung, may push a frame first: never Mister X's view.
+            while "view" in (heard := json.loads(page.recv())):
+                assert heard["view"].get("seat") != "mister-x", heard
+            assert heard == REFUSAL
         finally:
             page.close()
 
