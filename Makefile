@@ -23,8 +23,9 @@ $(VENV)/.test: $(VENV)/.run
 run: $(VENV)/.run
 	$(BIN)/companion serve --host 0.0.0.0 --port 8000 --data-dir data
 
+# Two workers, each taking whole test files: a file's walks and servers are set up once, in one worker.
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check .
