@@ -41,9 +41,9 @@ def keep_full_collections_short(thaw_every: float = THAW_EVERY) -> None:
     """Freeze what this process has loaded, collect the young often, and freeze each full collection's survivors.
 
     With the loaded modules, templates and boards out of reach, the young generation is collected after 100,000
-    allocations instead of 700. A young collection walks every page's action in flight (200 tables in a burst: 37,000
-    objects, 13 ms however few allocations led to it), so fewer of them cost less: at 10,000 they took 8 % of the
-    server's thread, at 100,000 under 2 % (bench/RESULTS.md).
+    allocations instead of 700. A young collection walks every page's action in flight (tens of thousands of objects in
+    a burst, however few allocations led to it), so fewer of them cost less (bench/RESULTS.md, "Figures that were
+    comments").
     """
     gc.collect()
     gc.freeze()

@@ -8,7 +8,7 @@ import pytest
 from flask_babel import force_locale
 
 from companion.web.app import create_app
-from companion.web.common import RENDERERS_KEPT, renderer
+from companion.web.frames import RENDERERS_KEPT, renderer
 from companion.web.ws import PageSocket
 
 
@@ -173,7 +173,7 @@ def test_an_action_forms_answer_is_the_frame_its_page_is_pushed_rendered_once(cl
     token = csrf(phone, f"/t/{code}/seat")
     hub = app.extensions["companion.hub"]
     seat_token = phone.get_cookie(f"seat_{code}").value
-    phone_socket = SimpleNamespace(event=threading.Event())
+    phone_socket = SimpleNamespace(wake=threading.Event().set)
     open_page = PageSocket(
         "player-1", seat_token, False, "en", "http://localhost/", False, ws=phone_socket, ping_interval=12
     )
