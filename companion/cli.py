@@ -93,7 +93,7 @@ def tables_command(args: argparse.Namespace) -> None:
     from datetime import datetime
 
     from companion import config, housekeeping
-    from companion.store import open_store
+    from companion.store.opening import open_store
 
     settings = config.from_environment()
     store = open_store(settings["DATABASE_URL"], args.data_dir)

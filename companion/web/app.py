@@ -11,7 +11,7 @@ from companion import config as settings
 from companion.games.base import Game
 from companion.live import Hub
 from companion.paths import resource_dir
-from companion.store import open_store
+from companion.store.opening import open_store
 from companion.tables import Tables
 from companion.web import api, app_shell, errors, frames, game_files, pages, qr_codes, ws
 from companion.web.render_worker import RenderWorker, render_settings
