@@ -320,7 +320,7 @@ def test_every_template_the_pages_loaded_has_every_global_of_the_app(app, client
 
 @pytest.mark.parametrize("locale", ["en", "cs", "nl"])
 def test_the_live_parts_say_each_message_as_the_pages_do(app, locale):
-    """A frame's `_` translates a message once per language (web/common.Renderer.gettext): what it says, escaped or
+    """A frame's `_` translates a message once per language (web/frames.Renderer.gettext): what it says, escaped or
     filled in, is what flask-babel's says in a request's page."""
     says = app.jinja_env.from_string("{% autoescape true %}{{ _(message, **variables) }}{% endautoescape %}")
     hostile = {"name": '<b>Šárka</b> & "100 %"'}
