@@ -105,7 +105,7 @@ serve_sockets_with(PageServer)
 class PageSocket(PageView):
     """One open page: what it shows, and its connection."""
 
-    ws: object = field(kw_only=True, repr=False)
+    ws: PageServer = field(kw_only=True, repr=False)
     ping_interval: float = field(kw_only=True)
 
     def __post_init__(self, seat_token: str | None) -> None:
