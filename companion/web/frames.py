@@ -95,10 +95,11 @@ class Renderer:
             said = self._said[message] = Markup(self.translations.ugettext(message)) % {}
         return said
 
-    def ngettext(self, singular: str, plural: str, count: int, **variables) -> Markup:
-        """The templates' `ngettext` in this language, as the i18n extension's (`num` is the count by default)."""
-        variables.setdefault("num", count)
-        return Markup(self.translations.ungettext(singular, plural, count)) % variables
+    def ngettext(self, singular: str, plural: str, number: int, /, **variables) -> Markup:
+        """The templates' `ngettext` in this language, as the i18n extension's (`num` is the number by default; a
+        `{% trans count=… %}` block passes `count` as a variable)."""
+        variables.setdefault("num", number)
+        return Markup(self.translations.ungettext(singular, plural, number)) % variables
 
     def render(self, game: Game, context: dict) -> str:
         """The live part from live_context()'s data."""

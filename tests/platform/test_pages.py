@@ -332,3 +332,20 @@ def test_the_live_parts_say_each_message_as_the_pages_do(app, locale):
         for _again in range(2):  # translated, then remembered
             assert says.render(_=frame_says, message=message, variables=variables) == in_the_page, message
     assert "&lt;b&gt;" in says.render(_=frame_says, message="You are %(name)s", variables=hostile)
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "nl"])
+def test_the_live_parts_say_a_count_as_the_pages_do(app, locale):
+    """A frame's `ngettext` (web/frames.Renderer.ngettext) is the i18n extension's, in a call and in a trans block."""
+    says = app.jinja_env.from_string(
+        "{% autoescape true %}{{ ngettext('%(num)s station', '%(num)s stations', number) }} "
+        "{% trans count=number, name=name %}{{ name }}: {{ count }} ticket{% pluralize %}"
+        "{{ name }}: {{ count }} tickets"
+        "{% endtrans %}{% endautoescape %}"
+    )
+    frame_says = renderer(app, locale, "http://127.0.0.1:8000/")
+    for number in (1, 2, 5):
+        with app.test_request_context("/"), force_locale(locale):
+            in_the_page = says.render(number=number, name="<Šárka>")
+        in_the_frame = says.render(ngettext=frame_says.ngettext, number=number, name="<Šárka>")
+        assert in_the_frame == in_the_page and "&lt;Šárka&gt;" in in_the_frame and str(number) in in_the_frame
