@@ -1,9 +1,9 @@
 """The garbage collector of a process that holds thousands of open pages: full collections kept short.
 
-Every open page holds about 150 objects the collector tracks (its greenlets' frames,
-its request, its socket). With 1,000 tables of six phones and a display, a full
-collection walks a million of them and stops every table for 0.3-0.5 s, several
-times a minute (bench/RESULTS.md). What survives a full collection is mostly what
+Every open page holds objects the collector tracks (its greenlets' frames, its
+request, its socket). With 1,000 tables of six phones and a display, a full
+collection walks about a million of them and stops every table, several times a
+minute (bench/RESULTS.md, "Figures that were comments"). What survives a full collection is mostly what
 stays (open pages, folded tables), so it is frozen: the next full collection walks
 only what came since. A frozen object that dies in a reference cycle (a page that
 closed) is not freed while it is frozen, so every `thaw_every` seconds everything is
