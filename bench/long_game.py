@@ -21,7 +21,7 @@ from types import SimpleNamespace
 from companion.store import Event
 from companion.tables import token_hash
 from companion.web.app import create_app
-from companion.web.ws import render_frames, render_key
+from companion.web.frames import render_frames, render_key
 
 GAME = "mice-and-mystics"
 SEATS = ("player-1", "player-2")

@@ -53,7 +53,8 @@ from bench.run import (
 from bench.servers import running
 from companion.games import load
 from companion.games.base import HOST
-from companion.store import Event, open_store
+from companion.store import Event
+from companion.store.opening import open_store
 from companion.tables import Tables
 from tests.e2e.walk import LANGUAGES
 

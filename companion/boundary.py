@@ -134,8 +134,8 @@ def check_request_text() -> None:
 
 class Form(ImmutableMultiDict):
     """A form, posted or sent over a socket (and a query string): werkzeug's, but a field it lacks is got without
-    raising werkzeug's HTTP error inside `get` (most forms lack most optional fields: 2 us a tap, 4 % of a busy
-    server's thread, bench/RESULTS.md). `form[name]` raises that error as before."""
+    raising werkzeug's HTTP error inside `get` (most forms lack most optional fields, and raising it cost a busy
+    server's thread: bench/RESULTS.md, "Figures that were comments"). `form[name]` raises that error as before."""
 
     def get(self, key, default=None, type=None):  # noqa: A002 - werkzeug's name
         return super().get(key, default, type) if key in self else default

@@ -92,8 +92,8 @@ def tables_command(args: argparse.Namespace) -> None:
     import time
     from datetime import datetime
 
-    from companion import config, housekeeping
-    from companion.store import open_store
+    from companion import config, operator_chores
+    from companion.store.opening import open_store
 
     settings = config.from_environment()
     store = open_store(settings["DATABASE_URL"], args.data_dir)
@@ -104,12 +104,12 @@ def tables_command(args: argparse.Namespace) -> None:
                 archived = "  archived" if table.archived else ""
                 print(f"{table.code}  {table.game:<20} {table.events:>6} events  last played {played}{archived}")
         elif args.action == "prune":
-            removed, archived = housekeeping.prune(
+            removed, archived = operator_chores.prune(
                 store, settings["IDLE_DAYS"] if args.days is None else args.days, time.time()
             )
             print(f"removed {len(removed)}: {' '.join(removed)}\narchived {len(archived)}: {' '.join(archived)}")
         else:
-            exported = housekeeping.export_table(store, args.code.strip().upper())
+            exported = operator_chores.export_table(store, args.code.strip().upper())
             if exported is None:
                 sys.exit(f"There is no table with the code {args.code}.")
             print(json.dumps(exported, indent=1, ensure_ascii=False))

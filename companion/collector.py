@@ -1,9 +1,9 @@
 """The garbage collector of a process that holds thousands of open pages: full collections kept short.
 
-Every open page holds about 150 objects the collector tracks (its greenlets' frames,
-its request, its socket). With 1,000 tables of six phones and a display, a full
-collection walks a million of them and stops every table for 0.3-0.5 s, several
-times a minute (bench/RESULTS.md). What survives a full collection is mostly what
+Every open page holds objects the collector tracks (its greenlets' frames, its
+request, its socket). With 1,000 tables of six phones and a display, a full
+collection walks about a million of them and stops every table, several times a
+minute (bench/RESULTS.md, "Figures that were comments"). What survives a full collection is mostly what
 stays (open pages, folded tables), so it is frozen: the next full collection walks
 only what came since. A frozen object that dies in a reference cycle (a page that
 closed) is not freed while it is frozen, so every `thaw_every` seconds everything is
@@ -41,9 +41,9 @@ def keep_full_collections_short(thaw_every: float = THAW_EVERY) -> None:
     """Freeze what this process has loaded, collect the young often, and freeze each full collection's survivors.
 
     With the loaded modules, templates and boards out of reach, the young generation is collected after 100,000
-    allocations instead of 700. A young collection walks every page's action in flight (200 tables in a burst: 37,000
-    objects, 13 ms however few allocations led to it), so fewer of them cost less: at 10,000 they took 8 % of the
-    server's thread, at 100,000 under 2 % (bench/RESULTS.md).
+    allocations instead of 700. A young collection walks every page's action in flight (tens of thousands of objects in
+    a burst, however few allocations led to it), so fewer of them cost less (bench/RESULTS.md, "Figures that were
+    comments").
     """
     gc.collect()
     gc.freeze()

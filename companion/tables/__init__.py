@@ -21,9 +21,9 @@ from companion.tables.errors import (
     unavailable,
 )
 from companion.tables.folded import LEFT_OUT, FoldedTable
-from companion.tables.front import HISTORY_WINDOW, Tables
 from companion.tables.history import HistoryWindow
 from companion.tables.seats import HOST_DEVICE, new_token, normalise_code, opens_seat, taken_names, token_hash
+from companion.tables.service import HISTORY_WINDOW, Tables
 
 __all__ = [
     "HISTORY_WINDOW",

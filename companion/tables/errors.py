@@ -1,6 +1,6 @@
 """What the table service refuses: a code for programs, a message a player understands and the kind of refusal.
 
-web/ answers each kind with its HTTP status (web/common.py); nothing here knows HTTP.
+web/ answers each kind with its HTTP status (web/errors.py); nothing here knows HTTP.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ from companion.games.base import HOST, N_
 from companion.openapi import document
 from companion.security import rate_limited
 from companion.tables import Forbidden, NotFound, TableError, Unauthorized
-from companion.web.common import bearer_token, before_seq, external_url, finished_play, sent_snapshot, tables
+from companion.web.common import bearer_token, before_seq, external_url, sent_snapshot, tables
+from companion.web.records import finished_play
 
 bp = Blueprint("api", __name__)
 

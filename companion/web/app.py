@@ -11,9 +11,9 @@ from companion import config as settings
 from companion.games.base import Game
 from companion.live import Hub
 from companion.paths import resource_dir
-from companion.store import open_store
+from companion.store.opening import open_store
 from companion.tables import Tables
-from companion.web import api, game_files, pages, ws
+from companion.web import api, app_shell, errors, frames, game_files, pages, qr_codes, ws
 from companion.web.render_worker import RenderWorker, render_settings
 
 
@@ -22,7 +22,7 @@ def create_app(config: dict | None = None) -> Flask:
     app = _flask(config)
     installed = games.load(app.config["EXTRA_GAMES"].split(","))
     store = open_store(app.config["DATABASE_URL"], app.config["DATA_DIR"])
-    hub = Hub(render=lambda code, pages: ws.render_frames(app, code, pages))
+    hub = Hub(render=lambda code, pages: frames.render_frames(app, code, pages))
     if app.config["REDIS_URL"]:
         from companion.redis_fanout import RedisHub
 
@@ -62,7 +62,7 @@ def render_app(config: dict) -> tuple[Flask, dict[str, Game]]:
 
 class Templates(templating.Environment):
     """Flask's, with each template's globals a plain dict instead of Jinja's ChainMap over the environment's: Jinja
-    copies them into every render, include and macro import, and a ChainMap is slow to copy (7 % of a pushed frame).
+    copies them into every render, include and macro import, and a ChainMap is slow to copy (bench/RESULTS.md).
     The app's globals are all set before the first template loads."""
 
     def make_globals(self, d):
@@ -92,7 +92,7 @@ def _pages(app: Flask, installed: dict[str, Game]) -> None:
     """Static files, the games' own templates and files, and the pages, the API and the socket."""
     assets.init_app(app)
     game_files.init_app(app, installed)
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(api.bp)
+    for blueprint in (pages.bp, qr_codes.bp, app_shell.bp, errors.bp, api.bp):
+        app.register_blueprint(blueprint)
     ws.sock.init_app(app)
     app.register_blueprint(ws.bp)

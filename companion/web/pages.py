@@ -2,51 +2,28 @@
 
 from __future__ import annotations
 
-import io
-
-import qrcode
-import qrcode.image.svg
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    current_app,
-    flash,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
-from flask_limiter import RateLimitExceeded
-from werkzeug.exceptions import BadHost, HTTPException
+from flask import Blueprint, Response, current_app, flash, make_response, redirect, render_template, request, url_for
 
 from companion import i18n
 from companion.forms import optional_str, parse_options
 from companion.games.base import HOST, N_
 from companion.security import rate_limited
-from companion.store import StoreBusy
-from companion.tables import Forbidden, NotFound, TableError, TooMany, Unauthorized, normalise_code, unavailable
-from companion.web import ws
+from companion.tables import Forbidden, NotFound, TableError, Unauthorized, normalise_code
 from companion.web.common import (
-    Seating,
     act_by_form,
-    answer_status,
     before_seq,
     cookie_is_host,
     cookie_seat,
-    error_json,
-    error_message,
     external_url,
-    finished_play,
     form_sender,
     host_cookie,
-    live_html,
-    request_renderer,
     seat_cookie,
-    table_record,
+    table_code,
     tables,
 )
+from companion.web.errors import answer_status, error_message
+from companion.web.frames import WhoSitsWhere, form_answer_frame, live_html, request_renderer
+from companion.web.records import finished_play, table_record
 
 bp = Blueprint("pages", __name__)
 
@@ -77,7 +54,7 @@ def join_by_code():
 
 @bp.get("/t/<code>")
 def join(code):
-    code = tables().newest(code).record.code
+    code = table_code(code)
     if cookie_seat(code) is not None:
         return redirect(url_for("pages.seat_page", code=code))
     return _join_page(code, invite=None)
@@ -85,7 +62,7 @@ def join(code):
 
 @bp.get("/t/<code>/invite/<invite>")
 def invited(code, invite):
-    return _join_page(tables().newest(code).record.code, invite=invite)
+    return _join_page(table_code(code), invite=invite)
 
 
 def _join_page(code: str, invite: str | None):
@@ -117,7 +94,7 @@ def claim_seat(code):
 
 @bp.get("/t/<code>/seat")
 def seat_page(code):
-    code = tables().newest(code).record.code
+    code = table_code(code)
     seat = cookie_seat(code)
     if seat is None:
         return redirect(url_for("pages.join", code=code))
@@ -132,7 +109,7 @@ def seat_page(code):
 
 @bp.get("/t/<code>/display")
 def display(code):
-    code = tables().newest(code).record.code
+    code = table_code(code)
     return render_template(
         "display.html",
         code=code,
@@ -144,7 +121,7 @@ def display(code):
 @bp.get("/t/<code>/host")
 def host_page(code):
     """The host's tools (undo, seats, who is connected) and the history, off the table display."""
-    code = tables().newest(code).record.code
+    code = table_code(code)
     if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can do that."))
     return render_template(
@@ -176,7 +153,7 @@ def _download(body: dict, filename: str):
 
 
 def _host_only(code: str) -> str:
-    code = tables().newest(code).record.code
+    code = table_code(code)
     if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can do that."))
     return code
@@ -226,7 +203,7 @@ def _follow(old: str, new: str, view: str):
 @bp.get("/t/<code>/live")
 def live(code):
     """Polling fallback for a page that cannot open a WebSocket."""
-    code = tables().newest(code).record.code
+    code = table_code(code)
     seat, is_host = _viewer(code)
     since = request.args.get("since", type=int)
     if (
@@ -243,7 +220,7 @@ def live(code):
 @bp.get("/t/<code>/play.json")
 def play_json(code):
     """The finished game as a play for BG Stats, to download: for the phones at the table and the host."""
-    code = tables().newest(code).record.code
+    code = table_code(code)
     seat = cookie_seat(code)
     if seat is None and not cookie_is_host(code):
         raise Unauthorized(N_("Take a seat first."))
@@ -257,7 +234,7 @@ def history(code):
     table = service.newest(code)
     code = table.record.code
     seat = cookie_seat(code)
-    names = Seating(service, code).names(request_renderer())
+    names = WhoSitsWhere(service, code).names(request_renderer())
     return render_template(
         "history.html",
         code=code,
@@ -269,7 +246,7 @@ def history(code):
 
 @bp.post("/t/<code>/act")
 def act(code):
-    code = tables().newest(code).record.code
+    code = table_code(code)
     actor = form_sender(request.form, cookie_seat(code), cookie_is_host(code))
     token = request.cookies.get(host_cookie(code) if actor == HOST else seat_cookie(code))
     try:
@@ -281,7 +258,7 @@ def act(code):
 
 @bp.post("/t/<code>/undo")
 def undo(code):
-    code = tables().newest(code).record.code
+    code = table_code(code)
     if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can undo."))
     try:
@@ -297,7 +274,7 @@ def undo(code):
 
 @bp.post("/t/<code>/seats/<seat>/free")
 def free_seat(code, seat):
-    code = tables().newest(code).record.code
+    code = table_code(code)
     if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can free a seat."))
     invite = tables().free(code, seat)
@@ -309,7 +286,7 @@ def free_seat(code, seat):
 @bp.post("/t/<code>/host-link")
 def host_link(code):
     """A one-time link (and its QR code) that makes another device, such as a phone, a host of this table."""
-    code = tables().newest(code).record.code
+    code = table_code(code)
     if not cookie_is_host(code):
         raise Forbidden(N_("Only the host can do that."))
     invite = tables().host_link(code)
@@ -321,7 +298,7 @@ def host_link(code):
 @bp.get("/t/<code>/host-link/<invite>")
 def open_host_link(code, invite):
     """Asks before the link is used up: a preview or a second scan must not spend it."""
-    code = tables().newest(code).record.code
+    code = table_code(code)
     if not tables().host_link_open(code, invite):
         raise Forbidden(N_("This host link has been used already. Ask the host for a new one."))
     return render_template("host_welcome.html", code=code, invite=invite, game=tables().newest(code).game)
@@ -329,94 +306,10 @@ def open_host_link(code, invite):
 
 @bp.post("/t/<code>/host-link/<invite>")
 def use_host_link(code, invite):
-    code = tables().newest(code).record.code
+    code = table_code(code)
     response = redirect(url_for("pages.host_page", code=code))
     _set_cookie(response, host_cookie(code), tables().use_host_link(code, invite))
     return response
-
-
-@bp.get("/t/<code>/host-link/<invite>/qr.svg")
-def host_link_qr(code, invite):
-    return _one_time_qr(code, "pages.open_host_link", invite)
-
-
-@bp.get("/t/<code>/qr.svg")
-def join_qr(code):
-    code = tables().newest(code).record.code
-    return _qr_svg(external_url("pages.join", code=code))
-
-
-@bp.get("/t/<code>/invite/<invite>/qr.svg")
-def invite_qr(code, invite):
-    return _one_time_qr(code, "pages.invited", invite)
-
-
-def _one_time_qr(code: str, endpoint: str, invite: str):
-    """The QR code of a one-time link the host hands out (a freed seat, a host phone): for the host's eyes only."""
-    code = tables().newest(code).record.code
-    if not cookie_is_host(code):
-        abort(403)
-    return _qr_svg(external_url(endpoint, code=code, invite=invite))
-
-
-@bp.get("/sw.js")
-def service_worker():
-    """Served from the root so that it may cache the app shell of every page."""
-    response = current_app.send_static_file("sw.js")
-    response.headers["Cache-Control"] = "no-cache"
-    return response
-
-
-@bp.get("/manifest.webmanifest")
-def manifest():
-    return current_app.send_static_file("manifest.webmanifest")
-
-
-@bp.app_errorhandler(TableError)
-def table_error(error: TableError):
-    status = answer_status(error)
-    if request.path.startswith("/api/"):
-        return error_json(error.code, error_message(error)), status
-    if request.headers.get("HX-Request"):
-        return render_template("notice.html", notice=error_message(error), kind="error"), status
-    return render_template("error.html", message=error_message(error)), status
-
-
-@bp.app_errorhandler(StoreBusy)
-def store_busy(error: StoreBusy):
-    """A write the database could not take now (locked, connection lost): try again, nothing was stored."""
-    return table_error(unavailable(error))
-
-
-@bp.after_app_request
-def retry_soon(response):
-    """A 503 (the database could not take a write, or lost its connection) tells the client when to try again."""
-    if response.status_code == 503:
-        response.headers.setdefault("Retry-After", "1")
-    return response
-
-
-@bp.app_errorhandler(RateLimitExceeded)
-def rate_limit_spent(error: RateLimitExceeded):
-    return table_error(TooMany(error.description))
-
-
-@bp.app_errorhandler(HTTPException)
-def http_error(error: HTTPException):
-    messages = {
-        403: N_("This page is not yours to open, or the form expired. Reload and try again."),
-        404: N_("There is nothing here."),
-        405: N_("That does not work this way."),
-        413: N_("That is too much to send at once."),
-    }
-    text = i18n.say({"msg": messages.get(error.code, N_("Something went wrong. Please try again.")), "args": {}})
-    # Allow on a 405, WWW-Authenticate on a 401: what the error itself says besides its body.
-    headers = [(name, value) for name, value in error.get_headers() if name != "Content-Type"]
-    if request.path.startswith("/api/"):
-        return error_json(error.name.lower().replace(" ", "_"), text), error.code, headers
-    if isinstance(error, BadHost):  # no link can be built on an address that is not one: the answer is words only
-        return text, error.code, [*headers, ("Content-Type", "text/plain; charset=utf-8")]
-    return render_template("error.html", message=text), error.code, headers
 
 
 def _answer(code: str, actor: str, error: TableError | None = None, notice: str | None = None, host_page: bool = False):
@@ -429,7 +322,7 @@ def _answer(code: str, actor: str, error: TableError | None = None, notice: str 
         page = "pages.seat_page" if seat else "pages.host_page" if host_page else "pages.display"
         return redirect(url_for(page, code=code))
     # None: the seat was freed as the form came, and its view is no longer this phone's.
-    live = ws.form_answer_frame(code, seat, cookie_is_host(code), host_page) or ""
+    live = form_answer_frame(code, seat, cookie_is_host(code), host_page) or ""
     body = live + render_template("notice.html", notice=message, kind="error" if error else "info")
     return make_response(body, answer_status(error) if error else 200)
 
@@ -442,10 +335,3 @@ def _viewer(code: str) -> tuple[str | None, bool]:
 
 def _set_cookie(response, name: str, value: str) -> None:
     response.set_cookie(name, value, max_age=COOKIE_AGE, httponly=True, samesite="Lax", secure=request.is_secure)
-
-
-def _qr_svg(url: str) -> Response:
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12, border=2)
-    buffer = io.BytesIO()
-    image.save(buffer)
-    return Response(buffer.getvalue(), mimetype="image/svg+xml")

@@ -1,9 +1,9 @@
-"""The pushed frames rendered in a second process, so that a box's second core renders too.
+"""The pushed frames rendered in a second process, so that a box's second core renders too: the server's side.
 
 One process serves every table (the store's one writer, the in-process hub). Most of its CPU under load goes on
-rendering each open page's HTML frame: Jinja takes about 0.15 ms for the smallest frame and 4 ms for a Mice and
-Mystics seat. The render worker is a fresh interpreter with the pages' templates, languages and URLs and nothing
-else (no store, no tables): the server sends it a frame's plain data (web.common.live_context, built from the one
+rendering each open page's HTML frame (Jinja; bench/RESULTS.md). The render worker (render_process.py) is a fresh
+interpreter with the pages' templates, languages and URLs and nothing
+else (no store, no tables): the server sends it a frame's plain data (web.frames.live_context, built from the one
 seat's view) and gets the HTML back, the same HTML it would have rendered itself. The frames one change of a table
 brings (each page's of it) go in one message and come back in one: a round trip costs the server more than a frame's
 data.
@@ -20,7 +20,6 @@ import itertools
 import json
 import logging
 import pickle
-import signal
 import socket
 import struct
 import subprocess
@@ -30,6 +29,8 @@ import time
 from collections.abc import Callable
 
 from flask import Flask
+
+from companion.web.socket_writes import send_whole
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +126,13 @@ class RenderWorker:
         if self._process is not None or time.monotonic() < self._next_start:
             return
         ours, theirs = socket.socketpair()
-        command = [sys.executable, "-m", "companion.web.render_worker", json.dumps(self.settings), str(theirs.fileno())]
+        command = [
+            sys.executable,
+            "-m",
+            "companion.web.render_process",
+            json.dumps(self.settings),
+            str(theirs.fileno()),
+        ]
         self._process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
         theirs.close()
         self._socket = ours
@@ -216,13 +223,6 @@ def send(channel: socket.socket, message) -> None:
     send_whole(channel, HEADER.pack(len(payload)) + payload)
 
 
-def send_whole(channel: socket.socket, data: bytes) -> None:
-    """All of the data, however little the socket takes at a time (under gevent, what the kernel has room for)."""
-    unsent = memoryview(data)
-    while unsent:  # not sendall: gevent's asks the kernel for the socket's buffer size on every call
-        unsent = unsent[channel.send(unsent) :]
-
-
 def receive(stream) -> object | None:
     """The next message from a socket's buffered reader, or None once the other end has closed."""
     header = stream.read(HEADER.size)
@@ -231,31 +231,3 @@ def receive(stream) -> object | None:
     (size,) = HEADER.unpack(header)
     payload = stream.read(size)
     return pickle.loads(payload) if len(payload) == size else None
-
-
-def serve_frames(settings: dict, channel: socket.socket) -> None:
-    """The worker: render each frame the server sends, until the server's end closes."""
-    from companion.web.app import render_app
-    from companion.web.common import renderer
-
-    # Ctrl-C in `make run` reaches the whole terminal; the worker ends when the server's end of the socket closes.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    app, installed = render_app(settings)
-    channel.setblocking(True)  # a gevent server's end is non-blocking, and so was this one when it was passed on
-    frames = channel.makefile("rb")
-    send(channel, (READY, None, None, 0.0))
-    while (message := receive(frames)) is not None:
-        number, batch = message
-        started = time.perf_counter()
-        html, errors = [], []
-        for locale, base_url, game_id, context in batch:
-            try:
-                html.append(renderer(app, locale, base_url).render(installed[game_id], context))
-            except Exception as failure:  # noqa: BLE001 - the server renders this frame itself and meets the error there
-                html.append(None)
-                errors.append(repr(failure))
-        send(channel, (number, html, errors, time.perf_counter() - started))
-
-
-if __name__ == "__main__":
-    serve_frames(json.loads(sys.argv[1]), socket.socket(fileno=int(sys.argv[2])))

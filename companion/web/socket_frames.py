@@ -1,7 +1,7 @@
 """A page's WebSocket frames: the common ones read and written here, every other by wsproto.
 
-wsproto parses and builds each frame in general Python, and at 200 busy tables that was a sixth of the server's
-thread (bench/RESULTS.md). What a page sends is nearly always a whole message in one frame: its form or "ping" as
+wsproto parses and builds each frame in general Python, a large share of a busy server's thread (bench/RESULTS.md,
+"Figures that were comments"). What a page sends is nearly always a whole message in one frame: its form or "ping" as
 text, plain or deflated on its own, and the pong to the server's ping. Those are read here, and every text message
 the server sends is written here. The first frame of any other kind (a fragment, a close, a ping, a binary message,
 a long one, anything malformed) and all that follows it go to wsproto, which has seen nothing before that frame and
@@ -23,21 +23,23 @@ from wsproto import ConnectionState, WSConnection
 from wsproto.events import Event, Message, Pong, TextMessage
 from wsproto.extensions import PerMessageDeflate
 
+from companion.web.library_internals import DeflateWithOwnInflater, negotiated_extensions
+
 FIN = 0x80
 COMPRESSED = 0x40  # RSV1: the message is deflated (permessage-deflate)
-TEXT, PONG = 0x1, 0xA
+TEXT_OPCODE, PONG_OPCODE = 0x1, 0xA
 MASKED = 0x80
 LONGEST_READ_HERE = 65535  # a longer frame (a 64-bit length) is wsproto's
 DEFLATE_TAIL = b"\x00\x00\xff\xff"  # what a sender strips off a deflated message's end (RFC 7692)
 
 
-class OneMessageDeflate(PerMessageDeflate):
+class OneMessageDeflate(DeflateWithOwnInflater):
     """permessage-deflate as pages get it: each message deflated on its own (zlib's memory lives for one message, not
     for the page's whole life) and inflated only up to `largest` bytes.
 
-    A 65 KB frame of deflated zeros inflates to 67 MB, in 190 ms of the server's one thread: unbounded, one phone
-    could hold up every table. A message that would inflate further is refused as wsproto refuses a bad deflate stream
-    (the socket is closed with 1007), having cost at most `largest` bytes.
+    A small frame of deflated zeros inflates a thousandfold (bench/RESULTS.md, "Figures that were comments"):
+    unbounded, one phone could hold up every table. A message that would inflate further is refused as wsproto
+    refuses a bad deflate stream (the socket is closed with 1007), having cost at most `largest` bytes.
     """
 
     def __init__(self, largest: int):
@@ -47,13 +49,6 @@ class OneMessageDeflate(PerMessageDeflate):
     def inflater(self) -> BoundedInflate:
         """A fresh inflater for one message."""
         return BoundedInflate(zlib.decompressobj(-self.client_max_window_bits), self.largest)
-
-    def frame_inbound_header(self, proto, opcode, rsv, payload_length):
-        answer = super().frame_inbound_header(proto, opcode, rsv, payload_length)
-        # wsproto makes the message's inflater here (under a name of its own): this one counts what it gives.
-        if getattr(self, "_decompressor", None) is not None and not isinstance(self._decompressor, BoundedInflate):
-            self._decompressor = self.inflater()
-        return answer
 
 
 class BoundedInflate:
@@ -86,9 +81,8 @@ class SocketFrames:
     def __init__(self, connection: WSConnection, room_for_a_message: Callable[[], None] = lambda: None):
         self._connection = connection
         self._room_for_a_message = room_for_a_message
-        # The negotiated extensions: wsproto names them nowhere else. One that keeps them elsewhere reads and writes
-        # every frame itself, as before SocketFrames.
-        extensions = getattr(getattr(connection.connection, "_proto", None), "extensions", None)
+        # A wsproto that keeps the negotiated extensions elsewhere reads and writes every frame itself.
+        extensions = negotiated_extensions(connection)
         # permessage-deflate as negotiated (web/ws.py: without context takeover, each message deflated on its own)
         self._deflate: PerMessageDeflate | None = next(
             (
@@ -159,9 +153,9 @@ class SocketFrames:
             and (length < 126 if start == 2 else length >= 126)
             and length <= LONGEST_READ_HERE
             and (
-                first == FIN | TEXT
-                or (first == FIN | COMPRESSED | TEXT and self._inflate_each)
-                or (first == FIN | PONG and length <= 125)
+                first == FIN | TEXT_OPCODE
+                or (first == FIN | COMPRESSED | TEXT_OPCODE and self._inflate_each)
+                or (first == FIN | PONG_OPCODE and length <= 125)
             )
         )
         if not common:
@@ -170,7 +164,7 @@ class SocketFrames:
         if len(unread) < end:
             return None
         payload = unmasked(unread[start + 4 : end], unread[start : start + 4])
-        if first & 0x0F == PONG:
+        if first & 0x0F == PONG_OPCODE:
             event: Event = Pong(payload=payload)
         else:
             try:
@@ -196,7 +190,7 @@ class SocketFrames:
 
     def _text_frame(self, text: str) -> bytes:
         """One unmasked frame, as wsproto would write it (deflated, on its own, if the page asked for that)."""
-        payload, first = text.encode(), FIN | TEXT
+        payload, first = text.encode(), FIN | TEXT_OPCODE
         if self._deflate:
             deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -self._deflate.server_max_window_bits)
             payload = (deflate.compress(payload) + deflate.flush(zlib.Z_SYNC_FLUSH))[: -len(DEFLATE_TAIL)]

@@ -12,14 +12,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import socket
 import threading
 import time
-from dataclasses import InitVar, dataclass, field
+from dataclasses import dataclass, field
 
-import flask_sock
-import simple_websocket.ws
-from flask import Blueprint, Flask, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 from flask_babel import get_locale
 from flask_sock import ConnectionClosed, Sock
 from wsproto.events import Ping, TextMessage
@@ -27,49 +24,44 @@ from wsproto.frame_protocol import CloseReason
 
 from companion.boundary import MAX_BODY, Form, form_from_json, parse_json_text
 from companion.forms import action_from_json, optional_int, optional_str
-from companion.games.base import HOST, N_
-from companion.tables import TableError, Tables, TooMany, token_hash
+from companion.games.base import HOST
+from companion.tables import TableError, TooMany
 from companion.web.common import (
-    Seating,
     act_by_form,
-    answer_status,
     bearer_token,
     cookie_is_host,
-    error_json,
-    error_message,
     form_sender,
     host_cookie,
-    live_context,
-    renderer,
     seat_cookie,
-    sent_snapshot,
+    table_code,
     tables,
     token_actor,
 )
-from companion.web.render_worker import send_whole
+from companion.web.errors import answer_status, error_json, error_message
+from companion.web.frames import PageView
+from companion.web.library_internals import SocketServer, accept_deflate_as, serve_sockets_with
+from companion.web.socket_budget import FLOODER_HELD, PING_TEXT, PONG_TEXT, TAPS_PAST_BUDGET, SocketBudget
 from companion.web.socket_frames import OneMessageDeflate, SocketFrames
 
 sock = Sock()
 bp = Blueprint("ws", __name__)
 
 # Browsers offer permessage-deflate, and simple-websocket accepts it with a compressor and a decompressor kept for the
-# socket's whole life: about 150 KB per open page, 1,550 instead of 474 MB for the 7,000 pages of 1,000 tables
-# (bench/RESULTS.md). Without context takeover each message is compressed on its own and zlib's memory is freed after
-# it; a frame still goes out at a sixth to a half of its size. No message inflates past the largest a page may send.
-# simple-websocket names the extension only here.
-simple_websocket.ws.PerMessageDeflate = functools.partial(OneMessageDeflate, MAX_BODY)
+# socket's whole life (bench/RESULTS.md, "Figures that were comments"). Without context takeover each message is
+# compressed on its own and zlib's memory is freed after it. No message inflates past the largest a page may send.
+accept_deflate_as(functools.partial(OneMessageDeflate, MAX_BODY))
 
 
 # Messages a phone may have sent that its page has not handled yet: a burst of taps waits in memory, a flood in the
-# kernel, whose full window slows the phone (simple-websocket's reader kept them all: one socket sending deflated 60 KB
-# messages grew the server by 450 MB in a 10 s flood, bench/RESULTS.md).
+# kernel, whose full window slows the phone (simple-websocket's reader kept them all, and a flood of deflated messages
+# grew the server by hundreds of MB: bench/RESULTS.md).
 READ_AHEAD = 4
 # Long enough for the reader to write one frame (the reply to the phone's close: without it the phone sees an abnormal
 # close, 1006, instead of 1000); short enough not to hold a worker thread.
 CLOSE_REPLY_WAIT = 1.0
 
 
-class PageServer(simple_websocket.Server):
+class PageServer(SocketServer):
     """simple-websocket's server of one socket, with the common frames read and written in SocketFrames, and at most
     READ_AHEAD messages read ahead of the page."""
 
@@ -77,10 +69,8 @@ class PageServer(simple_websocket.Server):
         self._room = threading.Event()  # set when the page takes a message, or is done with the socket
         super().__init__(*args, **kwargs)
 
-    def handshake(self) -> None:
-        super().handshake()  # before the reader starts: it reads only through SocketFrames
-        if self.connected:
-            self.ws = SocketFrames(self.ws, self._room_for_a_message)
+    def frames(self, connection):
+        return SocketFrames(connection, self._room_for_a_message)  # before the reader starts: it reads only through it
 
     def _room_for_a_message(self) -> None:
         """The reader's wait while the page has READ_AHEAD messages unhandled; it reads no more once the socket is
@@ -89,17 +79,9 @@ class PageServer(simple_websocket.Server):
             self._room.clear()  # cleared before looking: a message taken after the look sets it again
             if not self.connected:
                 raise ConnectionAbortedError("the socket is closed")  # the reader's end
-            if len(self.input_buffer) < READ_AHEAD:
+            if self.messages_read_ahead() < READ_AHEAD:
                 return
             self._room.wait()
-
-    def _thread(self) -> None:
-        """The reader; its end wakes the page (simple-websocket wakes it before it marks the socket closed on a message
-        too big, and the page could look in between and wait on, until its next ping)."""
-        try:
-            super()._thread()
-        finally:
-            self.event.set()
 
     def receive(self, timeout=None):
         message = super().receive(timeout)
@@ -111,95 +93,19 @@ class PageServer(simple_websocket.Server):
         nothing more is read or written on it. (Under werkzeug the server wrote an HTTP answer after the last frame.)"""
         self._room.set()
         if not self.connected:  # its reader marks the socket closed (waking the page) before it writes the reply
-            self.thread.join(CLOSE_REPLY_WAIT)
+            self.wait_for_reader(CLOSE_REPLY_WAIT)
         with contextlib.suppress(OSError):  # closed already
-            self.sock.shutdown(socket.SHUT_RDWR)
+            self.end_connection()
 
 
-flask_sock.Server = PageServer  # flask-sock makes each route's socket with the name it imported
-
-# A browser cannot see the WebSocket-level pings, so a page whose Wi-Fi died without the socket closing would
-# not know; it sends PING now and then and takes a missing PONG as a lost connection.
-PING, PONG = "ping", "pong"
-
-# A socket's budget: the fastest hand taps about ten times at once, and a few times a second after that
-# (COMPANION_SOCKET_RATE); past it each message is refused, and a socket that goes on past ten refusals at once, or one
-# a second after, is closed (1008: the page reconnects as from any lost socket).
-TAPS_AT_ONCE = 10
-REFUSALS_AT_ONCE, REFUSALS_PER_SECOND = 10, 1.0
-# A socket that went on past its refusals is held this long, read no more, before it is closed: a client that opens
-# another at once waits, not the server (each new socket costs the server its handshake and its budget's messages).
-FLOODER_HELD = 2.0
-# A page pings every 10 s (static/app.js): a ping this long after the last goes outside the budget, so a hand's burst
-# of taps never has its page's heartbeat refused.
-FREE_PING_SPACING = 5.0
-TAPS_PAST_BUDGET = N_("Too many taps at once; wait a moment, then tap again.")
-
-
-class Allowance:
-    """A token bucket: `size` at once, refilled at `rate` a second."""
-
-    def __init__(self, size: int, rate: float):
-        self.size, self.rate = size, rate
-        self._left, self._at = float(size), time.monotonic()
-
-    def take(self, now: float) -> bool:
-        self._left = min(self.size, self._left + (now - self._at) * self.rate)
-        self._at = now
-        if self._left < 1:
-            return False
-        self._left -= 1
-        return True
-
-
-class SocketBudget:
-    """What one socket may send: TAPS_AT_ONCE messages at once and `rate` a second after, its page's ping besides."""
-
-    def __init__(self, rate: float):
-        self._taps = Allowance(TAPS_AT_ONCE, rate)
-        self._refusals = Allowance(REFUSALS_AT_ONCE, REFUSALS_PER_SECOND)
-        self._free_ping_at = -FREE_PING_SPACING
-
-    def admits(self, message: str) -> bool:
-        now = time.monotonic()
-        if message == PING and now - self._free_ping_at >= FREE_PING_SPACING:
-            self._free_ping_at = now
-            return True
-        return self._taps.take(now)
-
-    def may_refuse(self) -> bool:
-        """Whether a message past the budget is refused with an answer (True) or the socket is closed (False)."""
-        return self._refusals.take(time.monotonic())
-
-
-@dataclass(eq=False)  # pages are told apart by identity (the hub keeps them in sets)
-class PageView:
-    """What a page shows: whose view, in which language and form, at which address. Pages with equal render keys
-    are sent one frame, rendered once."""
-
-    seat: str | None
-    seat_token: InitVar[str | None]
-    is_host: bool
-    locale: str
-    base_url: str
-    as_json: bool
-    host_page: bool = False
-    seat_token_hash: str | None = field(init=False)
-    render_key: tuple = field(init=False)
-
-    def __post_init__(self, seat_token: str | None) -> None:
-        # A freed seat's old phone must stop receiving the seat's view: each push checks the token still holds it.
-        self.seat_token_hash = token_hash(seat_token) if self.seat and seat_token else None
-        self.render_key = render_key(
-            self.seat, self.seat_token_hash, self.is_host, self.locale, self.as_json, self.host_page, self.base_url
-        )
+serve_sockets_with(PageServer)
 
 
 @dataclass(eq=False)
 class PageSocket(PageView):
     """One open page: what it shows, and its connection."""
 
-    ws: object = field(kw_only=True, repr=False)
+    ws: PageServer = field(kw_only=True, repr=False)
     ping_interval: float = field(kw_only=True)
 
     def __post_init__(self, seat_token: str | None) -> None:
@@ -211,33 +117,32 @@ class PageSocket(PageView):
 
     def wake(self) -> None:
         self._behind.set()
-        self.ws.event.set()  # the same event wakes the page's thread for an incoming message or a close
+        self.ws.wake()  # the same wake as for an incoming message or a close
 
     def is_behind(self) -> bool:
         return self._behind.is_set()
 
     def remind(self, now: float) -> None:
         if now >= self._next_ping:
-            self.ws.event.set()
+            self.ws.wake()
 
     def sending_since(self) -> float | None:
         return self._sending_since
 
     def cut_off(self) -> None:
         with contextlib.suppress(OSError):  # already closed
-            self.ws.sock.shutdown(socket.SHUT_RDWR)  # the stuck send fails and the reader sees the end
+            self.ws.end_connection()
 
     def send(self, frame: str) -> None:
         self._sending(self._write, TextMessage(data=frame))
 
     def _write(self, event) -> None:
-        """The event's frame, whole. simple-websocket's own send writes once, and under gevent a write takes only what
-        the kernel has room for: the rest of a frame bigger than that was lost, and the phone's stream garbled. (Its
-        reader writes on its own only to answer a ping, which browsers never send, or a close, after which the stream
-        ends anyway.)"""
+        """The event's frame, whole: with simple-websocket's own send, the rest of a frame bigger than what the kernel
+        took was lost under gevent, and the phone's stream garbled. (Its reader writes on its own only to answer a ping,
+        which browsers never send, or a close, after which the stream ends anyway.)"""
         if not self.ws.connected:
             raise ConnectionClosed(self.ws.close_reason, self.ws.close_message)
-        send_whole(self.ws.sock, self.ws.ws.send(event))
+        self.ws.write(event)
 
     def answer(self, answer: dict) -> None:
         """The answer to a form this page sent over the socket. When the action woke the page, it goes in one
@@ -260,24 +165,24 @@ class PageSocket(PageView):
         while True:
             if time.monotonic() >= self._next_ping:
                 self._ping()
-            self.ws.event.clear()  # cleared before looking: whatever arrives after the look sets it again
-            if self.ws.input_buffer or not self.ws.connected:
+            self.ws.forget_wakes()  # before looking: whatever arrives after the look wakes it again
+            if self.ws.messages_read_ahead() or not self.ws.connected:
                 time.sleep(0)  # under gevent, every other page and request has its turn between one phone's messages
                 return self.ws.receive()  # does not wait: a message is there, or it raises ConnectionClosed
             if self._behind.is_set():
                 return None
-            self.ws.event.wait()  # until a message, a change or the hub's reminder that a ping is due
+            self.ws.wait_to_be_woken()  # until a message, a change or the hub's reminder that a ping is due
 
     def _ping(self) -> None:
         """Ping the phone; one that has not answered the last ping is gone (its Wi-Fi died without a close)."""
         self._next_ping = time.monotonic() + self.ping_interval
-        if not self.ws.pong_received:  # simple-websocket's reader sets it when the pong comes
+        if not self.ws.pong_came():
             self._sending(self.ws.close, CloseReason.POLICY_VIOLATION, "Ping/Pong timeout")
             return
-        self.ws.pong_received = False
+        self.ws.expect_pong()
         self._sending(self._write, Ping())
 
-    def catch_up(self, hub, code: str) -> bool:
+    def send_if_behind(self, hub, code: str) -> bool:
         """Send the newest view if the page is behind; False when the page may no longer see the table."""
         if not self._behind.is_set():
             return True
@@ -292,76 +197,10 @@ class PageSocket(PageView):
         return True
 
 
-def render_key(
-    seat: str | None, token_hash: str | None, is_host: bool, locale: str, as_json: bool, host_page: bool, base_url: str
-) -> tuple:
-    """What a page's frame depends on: pages with equal keys are sent one frame, rendered once.
-
-    A seat's frame is its view in its language (the token: a freed seat's old phone gets none), with a link to the
-    host page on the host's phone. Every HTML frame may hold a URL absolute on the address the page came by: the
-    display's and the host page's join link, and once the game is over everyone's link to BG Stats (with the table's
-    address in it). A JSON frame is neither translated nor holds a URL.
-    """
-    if as_json:
-        return (seat, token_hash, True)
-    if seat is not None:
-        return (seat, token_hash, is_host, locale, base_url)
-    return (None, is_host, locale, host_page, base_url)
-
-
-def render_frames(app: Flask, code: str, pages: list[PageSocket]) -> dict[tuple, str | None | Exception]:
-    """The frames of a table's open pages by render key, rendered outside any request of their own.
-
-    A page's frame is None when its seat has been freed by the host since it opened (it gets nothing more), and the
-    error when its frame failed: raised in that page's own thread, not in the one that rendered the frames.
-    """
-    service: Tables = app.extensions["companion"]
-    try:
-        seating = Seating(service, code)
-    except Exception as error:  # noqa: BLE001 - each page's own thread raises it
-        return {page.render_key: error for page in pages}
-    frames: dict[tuple, str | None | Exception] = {}
-    html = []  # (page, its renderer, the game, the frame's data)
-    for page in pages:
-        try:
-            if page.seat and not seating.opens(page.seat, page.seat_token_hash):
-                frames[page.render_key] = None
-            elif page.as_json:
-                # JSON frames are not translated and hold no URLs: no Flask context needed (it costs more than them).
-                frames[page.render_key] = json_frame(service, code, page.seat)
-            else:
-                render = renderer(app, page.locale, page.base_url)
-                context = live_context(code, page.seat, page.is_host, False, page.host_page, render, seating)
-                html.append((page, render, *context))
-        except Exception as error:  # noqa: BLE001 - the page's own thread raises it
-            frames[page.render_key] = error
-    worker = app.extensions["companion.render_worker"]
-    frame_data = [(page.locale, page.base_url, game.id, context) for page, _render, game, context in html]
-    from_worker = worker.render(frame_data) if worker else [None] * len(html)
-    for (page, render, game, context), rendered in zip(html, from_worker, strict=True):
-        try:
-            frames[page.render_key] = rendered or render.render(game, context)
-        except Exception as error:  # noqa: BLE001 - the page's own thread raises it
-            frames[page.render_key] = error
-    return frames
-
-
-def form_answer_frame(code: str, seat: str | None, is_host: bool, host_page: bool) -> str | None:
-    """The live part that answers a form sent from a page: the frame the page's own push gets (the same view, language
-    and address), so that the two are rendered once, by the render worker. None when the seat has been freed."""
-    seat_token = request.cookies.get(seat_cookie(code)) if seat else None
-    view = PageView(seat, seat_token, is_host, str(get_locale()), request.host_url, False, host_page)
-    return current_app.extensions["companion.hub"].frame(code, view)
-
-
-def json_frame(service: Tables, code: str, seat: str | None) -> str:
-    return json.dumps(sent_snapshot(service.view(code, seat, fresh=False)))
-
-
 @sock.route("/t/<code>/ws", bp=bp)
 def table_socket(ws, code):
     service = tables()
-    code = service.newest(code).record.code
+    code = table_code(code)
     view = request.args.get("view")
     actor, token = _socket_actor(code, host_page=view == "host")
     seat = actor if (actor not in (None, HOST) and view not in ("display", "host")) else None
@@ -411,7 +250,7 @@ def _serve(code: str, token: str | None, page: PageSocket) -> str:
     """The page's fresh views and its phone's messages, until its seat is freed (this phone is not to see it any more)
     or the phone sends past the socket's budget; why its socket is closed."""
     hub, budget = current_app.extensions["companion.hub"], SocketBudget(current_app.config["SOCKET_RATE"])
-    while page.catch_up(hub, code):
+    while page.send_if_behind(hub, code):
         message = page.next_message()
         if message is None:
             continue
@@ -420,8 +259,8 @@ def _serve(code: str, token: str | None, page: PageSocket) -> str:
                 time.sleep(FLOODER_HELD)
                 return "Too many messages"
             _refuse(page, message)
-        elif message == PING:
-            page.send(PONG)
+        elif message == PING_TEXT:
+            page.send(PONG_TEXT)
         else:
             _handle(code, token, page, message)
     return "The seat was freed"

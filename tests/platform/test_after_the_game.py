@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from companion.play import CREATE_PLAY
+from companion.bgstats import CREATE_PLAY
 from companion.tables import Tables
 from tests.games import test_downforce_web, test_eat_your_tourist_web, test_mice_and_mystics_web
 from tests.games import test_scotland_yard_web as scotland_yard

@@ -15,7 +15,7 @@ import pytest
 from bench.flood import CLOSE, PeakMemory, RawSocket, close_code, flood, frame, process_tree, resident_mb
 from bench.servers import Server
 from companion.slow_clients import connection_budget
-from companion.web.ws import PING, SocketBudget
+from companion.web.socket_budget import PING_TEXT, SocketBudget
 from tests.conftest import TEST_GAMES, ServerProcess
 from tests.http import call, open_table
 from tests.http import socket as page_socket
@@ -109,8 +109,8 @@ def test_a_sockets_budget_lets_ten_taps_through_then_its_pages_ping_then_ten_ref
     """At a refill too slow to count (a hundredth of a tap a second) the budget's own steps show."""
     budget = SocketBudget(rate=0.01)
     assert [budget.admits(json.dumps({"form": {}})) for _ in range(11)] == [True] * 10 + [False]
-    assert budget.admits(PING)  # the page's heartbeat, past the taps
-    assert not budget.admits(PING)  # not a second one at once: a flood of pings is a flood
+    assert budget.admits(PING_TEXT)  # the page's heartbeat, past the taps
+    assert not budget.admits(PING_TEXT)  # not a second one at once: a flood of pings is a flood
     assert [budget.may_refuse() for _ in range(11)] == [True] * 10 + [False]
 
 

@@ -2,7 +2,7 @@
 
 import re
 
-from companion.housekeeping import export_table
+from companion.operator_chores import export_table
 from tests.platform.test_pages import csrf, open_table, take_seat
 
 

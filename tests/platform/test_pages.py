@@ -8,7 +8,7 @@ import pytest
 from flask_babel import force_locale
 
 from companion.web.app import create_app
-from companion.web.common import RENDERERS_KEPT, renderer
+from companion.web.frames import RENDERERS_KEPT, renderer
 from companion.web.ws import PageSocket
 
 
@@ -173,7 +173,7 @@ def test_an_action_forms_answer_is_the_frame_its_page_is_pushed_rendered_once(cl
     token = csrf(phone, f"/t/{code}/seat")
     hub = app.extensions["companion.hub"]
     seat_token = phone.get_cookie(f"seat_{code}").value
-    phone_socket = SimpleNamespace(event=threading.Event())
+    phone_socket = SimpleNamespace(wake=threading.Event().set)
     open_page = PageSocket(
         "player-1", seat_token, False, "en", "http://localhost/", False, ws=phone_socket, ping_interval=12
     )
@@ -320,7 +320,7 @@ def test_every_template_the_pages_loaded_has_every_global_of_the_app(app, client
 
 @pytest.mark.parametrize("locale", ["en", "cs", "nl"])
 def test_the_live_parts_say_each_message_as_the_pages_do(app, locale):
-    """A frame's `_` translates a message once per language (web/common.Renderer.gettext): what it says, escaped or
+    """A frame's `_` translates a message once per language (web/frames.Renderer.gettext): what it says, escaped or
     filled in, is what flask-babel's says in a request's page."""
     says = app.jinja_env.from_string("{% autoescape true %}{{ _(message, **variables) }}{% endautoescape %}")
     hostile = {"name": '<b>Šárka</b> & "100 %"'}
@@ -332,3 +332,20 @@ def test_the_live_parts_say_each_message_as_the_pages_do(app, locale):
         for _again in range(2):  # translated, then remembered
             assert says.render(_=frame_says, message=message, variables=variables) == in_the_page, message
     assert "&lt;b&gt;" in says.render(_=frame_says, message="You are %(name)s", variables=hostile)
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "nl"])
+def test_the_live_parts_say_a_count_as_the_pages_do(app, locale):
+    """A frame's `ngettext` (web/frames.Renderer.ngettext) is the i18n extension's, in a call and in a trans block."""
+    says = app.jinja_env.from_string(
+        "{% autoescape true %}{{ ngettext('%(num)s station', '%(num)s stations', number) }} "
+        "{% trans count=number, name=name %}{{ name }}: {{ count }} ticket{% pluralize %}"
+        "{{ name }}: {{ count }} tickets"
+        "{% endtrans %}{% endautoescape %}"
+    )
+    frame_says = renderer(app, locale, "http://127.0.0.1:8000/")
+    for number in (1, 2, 5):
+        with app.test_request_context("/"), force_locale(locale):
+            in_the_page = says.render(number=number, name="<Šárka>")
+        in_the_frame = says.render(ngettext=frame_says.ngettext, number=number, name="<Šárka>")
+        assert in_the_frame == in_the_page and "&lt;Šárka&gt;" in in_the_frame and str(number) in in_the_frame

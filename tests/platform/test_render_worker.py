@@ -14,9 +14,8 @@ import pytest
 from companion.live import Hub
 from companion.tables import token_hash
 from companion.web import render_worker as render_workers
-from companion.web.common import live_context, renderer
+from companion.web.frames import PageView, live_context, render_frames, render_key, renderer
 from companion.web.render_worker import render_settings
-from companion.web.ws import PageView, render_frames, render_key
 from tests.http import call, open_table, socket
 from tests.pages import PlayedTable
 

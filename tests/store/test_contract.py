@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from companion.games.base import HOST
-from companion.housekeeping import DAY, export_table, prune
+from companion.operator_chores import DAY, export_table, prune
 from companion.store import CodeTaken, DuplicateAction, Event, SeatLost, SeatRecord, SeqTaken, TableRecord
 from companion.store.sqlite import SqliteStore
 
