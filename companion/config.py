@@ -33,7 +33,7 @@ def from_environment() -> dict:
         "PING_INTERVAL": float(env.get("COMPANION_PING_INTERVAL", "12")),
         # Seconds a request's headers, and then its body, may take to arrive (companion.slow_clients).
         "REQUEST_TIMEOUT": float(env.get("COMPANION_REQUEST_TIMEOUT", "10")),
-        # Messages a second a page's socket may send after a burst of ten (web/ws.py: the fastest hand's taps).
+        # Messages a second a page socket may send after a burst of ten (web/socket_budget.py: the fastest taps).
         "SOCKET_RATE": float(env.get("COMPANION_SOCKET_RATE", "5")),
         # `companion serve`: connections at once (a thread each); the ones past it are closed at once.
         "MAX_CONNECTIONS": int(env.get("COMPANION_MAX_CONNECTIONS", "200")),
