@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from companion.rng import Rng
-from companion.store import DuplicateAction, Event, SeatLost, SeqTaken, StoreBusy
+from companion.store import DuplicateAction, Event, SeatLost, SeqTaken, Store, StoreBusy
 from companion.tables.errors import Unavailable, busy, unavailable
 from companion.tables.folded import FoldedTable
 from companion.tables.seats import no_seat
@@ -44,8 +44,9 @@ class Draft:
     every page shows) takes the events only once they are durable.
     """
 
-    def __init__(self, table: FoldedTable):
+    def __init__(self, table: FoldedTable, store: Store):
         self.table = table
+        self.store = store
         self.game = table.game
         self.seq = table.seq
         self.state = table.state
@@ -65,7 +66,7 @@ class Draft:
     def take(self, request: Request) -> None:
         """Check the request here; a repeat of an action already taken is answered with that action's seq."""
         key = (request.actor, request.client_action_id)
-        repeated = self.table.action_ids.get(key) or self.action_ids.get(key)
+        repeated = self.table.action_ids.get(key) or self.action_ids.get(key) or self._logged_earlier(key)
         if repeated:
             request.taken = Taken(repeated, True)
             return
@@ -77,6 +78,12 @@ class Draft:
         if event.client_action_id:
             self.action_ids[key] = event.seq
         request.taken = Taken(event.seq, False)
+
+    def _logged_earlier(self, key: tuple[str, str | None]) -> int | None:
+        """The seq of a client action id older than those the table keeps in memory, from the store's log."""
+        if key[1] is None or not self.table.forgot_action_ids:
+            return None
+        return self.store.action_seq(self.table.record.code, *key)
 
 
 class GroupCommit:
@@ -150,7 +157,7 @@ class GroupCommit:
         store refuses for any other reason is tried one request at a time, so an
         append that cannot be stored fails alone.
         """
-        draft = Draft(table)
+        draft = Draft(table, self.store)
         for request in batch:
             request.taken = request.outcome = None
             try:
