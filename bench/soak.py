@@ -50,7 +50,9 @@ def play(service: Tables, code: str, start: int, count: int, appended: bool) -> 
     """The table's actions from `start` on, `count` of them."""
     if not appended:
         for n in range(start, start + count):
-            service.act(code, *nth_action(n), client_action_id=f"tap-{n}")
+            seat, action = nth_action(n)
+            sent = json.loads(json.dumps(action))  # a request's own, as its body is parsed: nothing shared
+            service.act(code, seat, sent, client_action_id=f"tap-{n}")
         return
     seq = service.newest(code).seq
     events = [
