@@ -51,7 +51,7 @@ class FoldedTable:
     began: float | None = None  # when the first event was logged: a play's date and duration
     next_table: str | None = None  # the table the host opened to play again, once the game is over
     last_event_at: float | None = None
-    used_at: float = 0.0  # when this process last asked for it (Tables.clock): an idle table leaves memory
+    used_at: float = 0.0  # when this process last asked for it (Tables.idle_clock): an idle table leaves memory
     lock: threading.RLock = field(default_factory=threading.RLock)  # held from reading the state to the append
     # Views take only this one, held while an event is folded in: not across the next event's durable commit.
     view_lock: threading.Lock = field(default_factory=threading.Lock)

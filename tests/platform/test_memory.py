@@ -66,7 +66,7 @@ def test_a_table_keeps_under_1500_bytes_an_action_over_its_first_200_and_its_nex
 
 def test_an_idle_table_leaves_memory_and_comes_back_from_its_log_with_the_same_view_and_undo(tmp_path):
     now = [1000.0]
-    service = Tables(SqliteStore(str(tmp_path / "companion.sqlite3")), load([]), clock=lambda: now[0])
+    service = Tables(SqliteStore(str(tmp_path / "companion.sqlite3")), load([]), idle_clock=lambda: now[0])
     idle = LongTable(service)
     idle.play(40)
     views = {seat: service.view(idle.code, seat, full_history=True) for seat in (None, "player-1", "player-2")}
