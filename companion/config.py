@@ -28,6 +28,10 @@ def from_environment() -> dict:
         # How many proxies in front of the app (nginx: 1) may say who the client is (X-Forwarded-For, -Proto).
         "TRUSTED_PROXIES": int(env.get("COMPANION_TRUSTED_PROXIES", "0")),
         "IDLE_DAYS": int(env.get("COMPANION_IDLE_DAYS", "30")),
+        # A table unused this many seconds leaves this process's memory, and at most this many tables stay in it (the
+        # least recently used leaves first); a table that left is read back from its log on its next request.
+        "TABLE_IDLE_SECONDS": float(env.get("COMPANION_TABLE_IDLE_SECONDS", "600")),
+        "TABLES_IN_MEMORY": int(env.get("COMPANION_TABLES_IN_MEMORY", "2000")),
         # Seconds between the server's WebSocket pings: a phone gone without closing misses a pong and is
         # let go within two of them.
         "PING_INTERVAL": float(env.get("COMPANION_PING_INTERVAL", "12")),

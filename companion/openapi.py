@@ -268,8 +268,12 @@ def _answer_schemas() -> dict:
         "Error": _object({"error": _object({"code": string, "message": string})}),
         "Health": {
             "type": "object",
-            "properties": {"ok": {"type": "boolean"}, "store": string},
-            "required": ["ok"],
+            "properties": {
+                "ok": {"type": "boolean"},
+                "store": string,
+                "tables_in_memory": {"type": "integer", "minimum": 0},
+            },
+            "required": ["ok", "tables_in_memory"],
         },
         "Games": _object({"games": {"type": "array", "items": game}}),
         "NewTable": _object(

@@ -188,7 +188,7 @@ class Game:
 
     def fresh(self, state: dict) -> dict:
         """The copy of the state that a move changes: a deep one by default. A game clears here what tells only
-        of the last action, or copies only what its moves change (every copy stays alive in the undo stack)."""
+        of the last action, or copies only what its moves change (an undo replays moves from a kept state)."""
         return copy_of(state)
 
     def view(self, state: dict, seat: str | None) -> dict:

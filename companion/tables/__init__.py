@@ -1,6 +1,6 @@
 """Tables, seats and tokens: the table service and what it refuses.
 
-front (the service: create, act, undo, view) over seats (who holds which seat, the tokens), commit (the group
+service (the service: create, act, undo, view) over seats (who holds which seat, the tokens), commit (the group
 commit of what reaches a table together), folded (a table's log folded into its state) and history; errors are
 its refusals, which web/ answers with HTTP statuses.
 """

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from companion.rng import Rng
-from companion.store import DuplicateAction, Event, SeatLost, SeqTaken, StoreBusy
-from companion.tables.errors import Unavailable, busy, unavailable
+from companion.store import DuplicateAction, Event, SeatLost, SeqTaken, Store, StoreBusy
+from companion.tables.errors import TableError, Unavailable, busy, unavailable
 from companion.tables.folded import FoldedTable
 from companion.tables.seats import no_seat
 
@@ -44,8 +44,12 @@ class Draft:
     every page shows) takes the events only once they are durable.
     """
 
-    def __init__(self, table: FoldedTable):
+    def __init__(self, table: FoldedTable, store: Store, look_in_log: bool = False):
         self.table = table
+        self.store = store
+        # Whether to ask the store's log for every client action id not in memory: only once the store refused
+        # one as already logged (asked on every action, it would cost a round trip each).
+        self.look_in_log = look_in_log
         self.game = table.game
         self.seq = table.seq
         self.state = table.state
@@ -66,10 +70,20 @@ class Draft:
         """Check the request here; a repeat of an action already taken is answered with that action's seq."""
         key = (request.actor, request.client_action_id)
         repeated = self.table.action_ids.get(key) or self.action_ids.get(key)
+        if not repeated and self.look_in_log:
+            repeated = self._logged(key)
         if repeated:
             request.taken = Taken(repeated, True)
             return
-        event, after = request.prepare(self)
+        try:
+            event, after = request.prepare(self)
+        except TableError:
+            # The retry of an action older than the ids kept in memory is refused as if new (the table moved on).
+            repeated = self.table.forgot_action_ids and self._logged(key)
+            if not repeated:
+                raise
+            request.taken = Taken(repeated, True)
+            return
         self.appended.append((event, after))
         self.seq = event.seq
         if after is not None:
@@ -77,6 +91,10 @@ class Draft:
         if event.client_action_id:
             self.action_ids[key] = event.seq
         request.taken = Taken(event.seq, False)
+
+    def _logged(self, key: tuple[str, str | None]) -> int | None:
+        """The seq at which the store's log has this actor's client action id, if it has."""
+        return None if key[1] is None else self.store.action_seq(self.table.record.code, *key)
 
 
 class GroupCommit:
@@ -143,14 +161,14 @@ class GroupCommit:
                 if self._commit(table, batch):
                     return
 
-    def _commit(self, table: FoldedTable, batch: list[Request]) -> bool:
+    def _commit(self, table: FoldedTable, batch: list[Request], look_in_log: bool = False) -> bool:
         """Check the batch against the table, append what the rules accept in one durable commit, fold it in.
 
         False when another writer took the seq first (nothing decided). A batch the
         store refuses for any other reason is tried one request at a time, so an
         append that cannot be stored fails alone.
         """
-        draft = Draft(table)
+        draft = Draft(table, self.store, look_in_log)
         for request in batch:
             request.taken = request.outcome = None
             try:
@@ -161,7 +179,10 @@ class GroupCommit:
             holders = {each.holder for each in batch if each.holder and each.taken and not each.taken.repeat}
             try:
                 self.store.append(table.record.code, *(event for event, _after in draft.appended), holders=holders)
-            except (SeqTaken, DuplicateAction):
+            except DuplicateAction:
+                # A retry whose client action id the table no longer keeps in memory: the log tells which one.
+                return not look_in_log and self._commit(table, batch, look_in_log=True)
+            except SeqTaken:
                 return False
             except SeatLost:
                 return self._commit_without_freed_seats(table, batch)

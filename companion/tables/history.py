@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import marshal
+from dataclasses import dataclass, replace
+
+# The newest lines keep their args as they came; older ones, which a window rarely reaches, keep them packed.
+KEPT_UNPACKED = 30
 
 
-@dataclass
+@dataclass(slots=True)
 class HistoryLine:
     seq: int
     msg: str
-    args: dict
+    args: dict | bytes  # bytes: packed by marshal, a fraction of the dict's memory and exact for plain data
     seats: list | None = None
     undone: bool = False
+
+    def plain_args(self) -> dict:
+        return marshal.loads(self.args) if type(self.args) is bytes else self.args
+
+    def packed(self) -> HistoryLine:
+        return self if type(self.args) is bytes else replace(self, args=marshal.dumps(self.args))
 
     @property
     def readers(self) -> list:

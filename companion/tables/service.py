@@ -43,14 +43,22 @@ class Tables(SeatBook, GroupCommit):
         publish: Callable[..., None] | None = None,
         clock: Callable[[], float] = time.time,
         keep_in_memory: int = 2000,
+        idle_seconds: float = 600.0,
         replay_seed: str | None = None,
+        idle_clock: Callable[[], float] = time.monotonic,
     ):
         self.store = store
         self.games = games
         self.publish = publish or (lambda code, seq, seats_changed=False: None)
         self.clock = clock
+        # The tables in memory, least recently used first. One leaves when more than `keep_in_memory` are, or when
+        # unused for `idle_seconds`: it costs only a replay of its log the next time it is used.
         self._folded: OrderedDict[str, FoldedTable] = OrderedDict()
         self.keep_in_memory = keep_in_memory
+        self.idle_seconds = idle_seconds
+        # Idle time is measured apart from `clock`, the events' time (which may be set back or turned by tests).
+        self.idle_clock = idle_clock
+        self._next_sweep = idle_clock() + idle_seconds / 10
         self.replay_seed = replay_seed
         self._folded_lock = threading.Lock()
         SeatBook.__init__(self)
@@ -122,9 +130,13 @@ class Tables(SeatBook, GroupCommit):
     def cached(self, code: str) -> FoldedTable:
         """The table as this process last knew it (read from the log the first time)."""
         code = normalise_code(code)
+        now = self.idle_clock()
+        if now >= self._next_sweep:
+            self._leave_idle(now)
         # Asked several times for every action and push: without the lock, as each step is atomic under the GIL.
         table = self._folded.get(code)
         if table is not None:
+            table.used_at = now
             # Not contextlib.suppress: on every action and push, its context manager cost more than the rest of this.
             try:  # noqa: SIM105
                 self._folded.move_to_end(code)
@@ -135,14 +147,30 @@ class Tables(SeatBook, GroupCommit):
         if record is None:
             raise NotFound(N_("There is no table with the code %(code)s."), code=code)
         game = self.games[record.game]
-        table = FoldedTable(record, game, game.setup(record.options, Rng(record.seed, 0)))
+        table = FoldedTable(record, game, game.setup(record.options, Rng(record.seed, 0)), used_at=now)
         self._catch_up(table)
         with self._folded_lock:
             table = self._folded.setdefault(code, table)
-            # Forgetting a table costs only a replay of its log the next time it is used.
             while len(self._folded) > self.keep_in_memory:
-                self.seats_changed(self._folded.popitem(last=False)[0])
+                self._forget(next(iter(self._folded)))
             return table
+
+    @property
+    def tables_in_memory(self) -> int:
+        return len(self._folded)
+
+    def _leave_idle(self, now: float) -> None:
+        """Forget the tables unused for `idle_seconds`; looked for at most every tenth of it, so that a table
+        leaves within 1.1 times it, at the cost of one comparison per use."""
+        with self._folded_lock:
+            self._next_sweep = now + self.idle_seconds / 10
+            while self._folded and next(iter(self._folded.values())).used_at <= now - self.idle_seconds:
+                self._forget(next(iter(self._folded)))
+
+    def _forget(self, code: str) -> None:
+        """The table leaves memory (the caller holds the lock); its pages' sockets go on, by its code."""
+        del self._folded[code]
+        self.seats_changed(code)
 
     def _catch_up(self, table: FoldedTable) -> None:
         for event in self.store.events(table.record.code, after=table.seq):
@@ -202,11 +230,11 @@ class Tables(SeatBook, GroupCommit):
             # An undo is checked against the stored table alone (_take_batch), so the draft is the table.
             if seen_seq is not None and seen_seq != table.seq:
                 raise Stale(N_("The table moved on: the last action is now a different one. Look again."))
-            if not table.undo_stack:
+            undone_seq = table.newest_in_force
+            if undone_seq is None:
                 raise Conflict(N_("There is nothing to undo."))
             if table.next_table:  # everyone has moved on to the new table: the game that led there stays
                 raise Conflict(N_("The players have moved on to a new table: this game stays as it ended."))
-            undone_seq = table.undo_stack[-1][0]
             try:
                 table.state_after_undo()
             except RuleError as error:
@@ -235,7 +263,7 @@ class Tables(SeatBook, GroupCommit):
                 "history_before": history.before,
                 "history_number": history.number,
                 "outcome": table.game.outcome(table.state),
-                "can_undo": bool(table.undo_stack) and not table.next_table,
+                "can_undo": bool(table.in_force) and not table.next_table,
                 "played": (table.began, table.last_event_at),
                 "next_table": table.next_table,
             }

@@ -31,8 +31,8 @@ def healthz():
     """Alive, and able to store: a full or read-only disk answers 503 with what is wrong, for the operator."""
     problem = tables().store.cannot_write()
     if problem:
-        return {"ok": False, "store": problem}, 503
-    return {"ok": True}
+        return {"ok": False, "store": problem, "tables_in_memory": tables().tables_in_memory}, 503
+    return {"ok": True, "tables_in_memory": tables().tables_in_memory}
 
 
 @bp.get("/api/openapi.json")

@@ -32,7 +32,14 @@ def create_app(config: dict | None = None) -> Flask:
             tables=lambda: app.extensions.get("companion"),
             prefix=app.config["REDIS_PREFIX"],
         )
-    app.extensions["companion"] = Tables(store, installed, publish=hub.publish, replay_seed=app.config["REPLAY_SEED"])
+    app.extensions["companion"] = Tables(
+        store,
+        installed,
+        publish=hub.publish,
+        keep_in_memory=app.config["TABLES_IN_MEMORY"],
+        idle_seconds=app.config["TABLE_IDLE_SECONDS"],
+        replay_seed=app.config["REPLAY_SEED"],
+    )
     app.extensions["companion.hub"] = hub
     # A second core renders the pushed frames (companion/web/render_worker.py).
     app.extensions["companion.render_worker"] = (

@@ -23,7 +23,7 @@ def table(client):
 
 
 def test_healthz(client):
-    assert client.get("/healthz").get_json() == {"ok": True}
+    assert client.get("/healthz").get_json() == {"ok": True, "tables_in_memory": 0}
 
 
 def test_games_lists_every_game_with_its_seats_and_options(client):
