@@ -35,7 +35,7 @@ from companion.web.socket_writes import send_whole
 log = logging.getLogger(__name__)
 
 # Seconds of rendering the worker may have ahead of it before the server renders the next frame itself: enough to keep
-# it busy through a burst of small frames, little enough that a frame never waits long behind Mice and Mystics seats.
+# it busy through a burst of small frames, little enough that a frame never waits long behind the largest seat pages.
 BACKLOG = 0.05
 # A server that is busy itself leaves the frames to the worker up to this much of a backlog: rendering there would take
 # from the actions and the pushes of every table, which only this process can do.
