@@ -21,16 +21,19 @@ RUN_AXE = """async (tags) => {
   });
 }"""
 
-# What a page is made of, as a string: its language and each shown element's tag, classes and role, nested, without
-# its text, and a run of like siblings (a grid of stations, a list of lines) as one. Two states of a page with the
-# same skeleton have the same colours, names and roles: axe need only look at one.
+# What a page is made of, as a string: its language and the paths from the root to each shown element, an element
+# named by its tag, classes and role, each path once (a grid of stations or a list of lines is one path), without text.
+# Two states of a page with the same skeleton have the same colours, names and roles: axe need only look at one.
 SKELETON = """() => {
-  const skeleton = (element) => {
-    if (element.hidden) { return ""; }
-    const children = new Set([...element.children].map(skeleton));
-    return `<${element.tagName}.${element.className}|${element.getAttribute("role") || ""}${[...children].join("")}>`;
+  const paths = new Set();
+  const walk = (element, path) => {
+    if (element.hidden) { return; }
+    const here = `${path}/${element.tagName}.${element.className}|${element.getAttribute("role") || ""}`;
+    paths.add(here);
+    for (const child of element.children) { walk(child, here); }
   };
-  return document.documentElement.lang + skeleton(document.documentElement);
+  walk(document.documentElement, document.documentElement.lang);
+  return [...paths].sort().join("\\n");
 }"""
 
 # Every control a thumb taps whose hit area (its box, or the label around it) is under `smallest` px either way.
