@@ -1,6 +1,6 @@
 """Everyone at the table: axe-core finds no WCAG 2.x A/AA or best-practice violation on the lobby, the join page and
-a game's first state on every seat's phone, the host page and the display; on a phone every control is a thumb's
-tap; and colour is never the only cue (a ride's letter, wound and poison, who is connected)."""
+a game's first state on the phone of each kind of seat, the host page and the display; on a phone every control is a
+thumb's tap; and colour is never the only cue (a ride's letter, wound and poison, who is connected)."""
 
 from __future__ import annotations
 
@@ -68,9 +68,10 @@ def screen(browser, server):
 
 
 def pages_of(table: dict, game_id: str):
-    """(what the page is, its path, its cookie, its viewport) for every seat, the host page and the display."""
+    """(what the page is, its path, its cookie, its viewport) for a seat of each kind (Mister X, a detective; the
+    walk looks at every seat), the host page and the display."""
     code = table["code"]
-    for seat in table["seats"]:
+    for seat in {seat.rsplit("-", 1)[0]: seat for seat in table["seats"]}.values():
         yield f"{game_id} {seat}'s phone", f"/t/{code}/seat", (f"seat_{code}", table[seat]), PHONE
     yield f"{game_id} host page", f"/t/{code}/host", (f"host_{code}", table["host"]), PHONE
     yield f"{game_id} display", f"/t/{code}/display", (f"host_{code}", table["host"]), TV_SCREENS[1]
