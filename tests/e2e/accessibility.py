@@ -21,10 +21,10 @@ RUN_AXE = """async (tags) => {
   });
 }"""
 
-# What a page is made of, as a string: its language and the paths from the root to each shown element, an element
-# named by its tag, classes and role, each path once (a grid of stations or a list of lines is one path), without text.
-# Two states of a page with the same skeleton have the same colours, names and roles: axe need only look at one.
-SKELETON = """() => {
+# What a page is made of: the paths from the root to each shown element, an element named by its tag, classes and
+# role, each path once (a grid of stations or a list of lines is one path), without text; each starts with the page's
+# language. An element whose path axe has seen (in another state, or on another page) has its colours, name and role.
+PATHS = """() => {
   const paths = new Set();
   const walk = (element, path) => {
     if (element.hidden) { return; }
@@ -33,7 +33,7 @@ SKELETON = """() => {
     for (const child of element.children) { walk(child, here); }
   };
   walk(document.documentElement, document.documentElement.lang);
-  return [...paths].sort().join("\\n");
+  return [...paths];
 }"""
 
 # Every control a thumb taps whose hit area (its box, or the label around it) is under `smallest` px either way.
@@ -62,8 +62,8 @@ def axe_violations(page) -> list[str]:
     return page.evaluate(RUN_AXE, AXE_TAGS)
 
 
-def skeleton(page) -> str:
-    return page.evaluate(SKELETON)
+def element_paths(page) -> set[str]:
+    return set(page.evaluate(PATHS))
 
 
 def small_targets(page) -> list[str]:
