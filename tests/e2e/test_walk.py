@@ -104,6 +104,14 @@ def test_every_state_of_a_random_game_passes_the_screen_check(walks, game, seed,
     assert not findings.checks[check], f"{check}: {findings.summary(check)}"
 
 
+def test_every_walk_runs_axe_on_every_seat_s_phone_the_host_page_and_the_display(walks):
+    """With the suite's walks speaking every language (below), each page kind is axe-checked in en, cs and nl."""
+    for game_id, seed, options, limit in SUITE:
+        findings = walks(game_id, seed, options, limit)
+        seats = {spec.id for spec in load([])[game_id].seats({**options_for(game_id, seed), **options})}
+        assert findings.axed == seats | {"host", "display"}, (game_id, seed)
+
+
 def test_the_suite_s_walks_speak_every_language_and_seat_the_most_players_every_game_allows():
     assert {LANGUAGES[seed % len(LANGUAGES)] for _game, seed, _options, _limit in SUITE} == set(LANGUAGES)
     for game_id in PLANS:

@@ -10,7 +10,11 @@ its bounds, one of its buttons). Now and then the host undoes the last action. A
 - every player's name on the display is shown in full (not cut short, not clipped by its box), or where a game
   shortens it on purpose (.short-name), in full elsewhere on the same screen (the corner's list);
 - every seat that the game waits on finds the control for it on its phone (360x740) in the first screen, with
-  nothing (a sticky bar, a banner) over its centre.
+  nothing (a sticky bar, a banner) over its centre;
+- axe-core finds no WCAG 2.x A/AA or best-practice violation on any seat's phone, the host page (on a phone) or the
+  display, looked at whenever one shows an element in a place (its ancestors' tags, classes and roles; in its
+  language) that axe has not seen before (tests/e2e/accessibility.py);
+- every control on a seat's phone and the host page is a thumb's tap (44x44 px).
 
 What breaks is collected as findings, one list per check; the walk goes on to the end of the game.
 """
@@ -31,13 +35,14 @@ from companion.games import load
 from companion.games.base import RuleError
 from companion.rng import Rng
 from companion.tables import TableError
+from tests.e2e.accessibility import axe_violations, element_paths, small_targets
 from tests.e2e.conftest import PATIENCE
 from tests.e2e.phone import SMALL_PHONE
 from tests.http import call
 
 TV_SCREENS = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
 SMALLEST_TEXT = 24  # px at 1080p: legible from two metres
-CHECKS = ("fits", "overlap", "names", "phone")
+CHECKS = ("fits", "overlap", "names", "phone", "axe", "targets")
 # What changes on a page whose layout does not: the sequence number and the CSRF token (masked afresh each time).
 SEQ = re.compile(r'(name="seen_seq" value|data-seq)="\d+"|(data-csrf="|X-CSRF-Token": ")[^"]+')
 
@@ -297,6 +302,7 @@ class Findings:
     undos: int = 0
     ends: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    axed: set[str] = field(default_factory=set)  # the pages axe looked at: each seat's, "host" and "display"
 
     def add(self, check: str, state: str, found) -> None:
         for detail in found:
@@ -339,7 +345,8 @@ def options_for(game_id: str, seed: int) -> dict:
 
 class Walk:
     """One seeded game: a table with every seat taken, its display in Chromium (unless told not to measure it), a
-    phone per seat when needed, in the browser given (Chromium's, or Firefox's or WebKit's of tests/e2e/engines.py)."""
+    phone per seat when needed, in the browser given (Chromium's, or Firefox's or WebKit's of tests/e2e/engines.py).
+    Without the display, only the phones' first screens are checked: axe and the targets too are Chromium's."""
 
     def __init__(self, base: str, browser, plan: Plan, seed: int, options: dict | None = None, display: bool = True):
         self.base, self.plan, self.seed = base, plan, seed
@@ -361,7 +368,9 @@ class Walk:
         self.contexts = []
         self.display = self._page("host", TV_SCREENS[0], "display") if display else None
         self.phones: dict[str, object] = {}
+        self.host_page = None
         self.measured: dict[str, str] = {}
+        self.axed_paths: set[str] = set()
         self.seq = 0
         self.findings = Findings()
 
@@ -397,8 +406,9 @@ class Walk:
         """Each device's action forms now: every seat's phone, and the host's (its page and the display)."""
         self.pages = {seat: self._html(seat, "seat") for seat in self.names}
         self.pages["display"] = self._html("host", "display")
+        self.pages["host"] = self._html("host", "host")
         offered = {seat: Forms(self.pages[seat]).forms for seat in self.names}
-        offered["host"] = Forms(self._html("host", "host")).forms + Forms(self.pages["display"]).forms
+        offered["host"] = Forms(self.pages["host"]).forms + Forms(self.pages["display"]).forms
         return offered
 
     def changed(self, who: str) -> bool:
@@ -456,13 +466,19 @@ class Walk:
         return f"{self.plan.game} seed {self.seed} {self.lang} #{self.seq} after {self.last}"
 
     def check(self, offered: dict[str, list[dict]]) -> None:
-        """Measure the display at both screens and the phones of the seats the game waits on."""
+        """Measure the display at both screens and the phones of the seats the game waits on (and each seat's
+        once, for axe), and the host page."""
         state = self.state()
         for seat, forms in offered.items():
             waited_on = {form["hidden"]["type"] for form in forms} & set(self.plan.waits_on)
-            if seat != "host" and waited_on and self.changed(seat):
+            unseen = self.display is not None and seat not in self.findings.axed
+            if seat != "host" and (waited_on or unseen) and self.changed(seat):
                 self.check_phone(seat, forms, state)
-        if self.display is None or not self.changed("display"):
+        if self.display is None:
+            return
+        if self.changed("host"):
+            self.check_host(state)
+        if not self.changed("display"):
             return
         self.display.wait_for_function(AT_SEQ, arg=self.seq)
         names = list(self.names.values())
@@ -480,6 +496,7 @@ class Walk:
             self.findings.add("overlap", state, [f"{size} {o}" for o in self.display.evaluate(OVERLAPS)])
             self.findings.add("names", state, [f"{size} {c}" for c in self.display.evaluate(CLIPPED_NAMES, names)])
         self.display.set_viewport_size(TV_SCREENS[0])
+        self.check_axe(self.display, "display", f"{state} on the display")
 
     def check_phone(self, seat: str, forms: list[dict], state: str) -> None:
         """The controls of what the game waits on this seat for, in the first screen of its phone, uncovered."""
@@ -490,6 +507,25 @@ class Walk:
         phone.wait_for_function(AT_SEQ, arg=self.seq)
         wanted_list = [[kind, self.plan.waits_on[kind]] for kind in wanted]
         self.findings.add("phone", f"{state} on {seat}'s phone", phone.evaluate(PHONE_CONTROLS, wanted_list))
+        if self.display is not None:
+            self.findings.add("targets", f"{state} on {seat}'s phone", small_targets(phone))
+            self.check_axe(phone, seat, f"{state} on {seat}'s phone")
+
+    def check_host(self, state: str) -> None:
+        """The host page, on the host's phone: axe, and its controls a thumb's tap."""
+        if self.host_page is None:
+            self.host_page = self._page("host", SMALL_PHONE, "host")
+        self.host_page.wait_for_function(AT_SEQ, arg=self.seq)
+        self.findings.add("targets", f"{state} on the host page", small_targets(self.host_page))
+        self.check_axe(self.host_page, "host", f"{state} on the host page")
+
+    def check_axe(self, page, who: str, state: str) -> None:
+        """axe on the page when it shows an element in a place axe has not seen before (see element_paths)."""
+        paths = element_paths(page)
+        if not paths <= self.axed_paths:
+            self.axed_paths |= paths
+            self.findings.add("axe", state, axe_violations(page))
+        self.findings.axed.add(who)
 
     # -- the walk --------------------------------------------------------------------------------------------
 
