@@ -4,13 +4,15 @@ from playwright.sync_api import expect
 
 SMALL_PHONE = {"width": 360, "height": 740}
 
-# What a tap at the element's centre would reach instead of it (a bar held at the bottom, say); "" when it reaches it.
-COVERED_BY = """element => {
+# Where the element ends and what a tap at its centre would reach instead of it (a bar held at the bottom, say; ""
+# when it reaches it), read at one moment; null while the element is out of the layout (a push swapping it).
+PLACED = """element => {
   const box = element.getBoundingClientRect();
+  if (!element.isConnected || (box.width === 0 && box.height === 0)) { return null; }
   const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-  if (element.contains(hit)) { return ""; }
   const where = `(${box.x}, ${box.y}, ${box.width} x ${box.height}; window ${innerWidth} x ${innerHeight})`;
-  return `${hit ? hit.outerHTML.slice(0, 300) : "nothing: outside the window"} ${where}`;
+  const other = hit ? hit.outerHTML.slice(0, 300) : "nothing: outside the window";
+  return {bottom: box.bottom, covered: element.contains(hit) ? "" : `${other} ${where}`};
 }"""
 
 
@@ -26,11 +28,14 @@ def in_first_screen(page, target) -> None:
     page.evaluate("window.scrollTo(0, 0)")
     expect(target).to_be_visible()
     assert page.evaluate("window.scrollY") == 0
-    box = target.bounding_box()
-    bottom = box["y"] + box["height"]
+    for _moment in range(50):  # a push may swap the target out as it is measured: the locator finds the new one
+        if (placed := target.evaluate(PLACED)) is not None:
+            break
+        page.wait_for_timeout(100)
+    assert placed is not None, f"{target} stayed out of the layout"
+    bottom = placed["bottom"]
     assert bottom <= page.viewport_size["height"], f"{target} ends at {bottom:.0f} px, below the first screen"
-    covered_by = target.evaluate(COVERED_BY)
-    assert not covered_by, f"{target} is covered by {covered_by}"
+    assert not placed["covered"], f"{target} is covered by {placed['covered']}"
 
 
 def count_taps(page) -> None:

@@ -342,19 +342,20 @@ def test_a_server_whose_render_worker_is_killed_goes_on_pushing_and_starts_anoth
     try:
         assert 'id="live"' in page.recv()
         os.kill(workers.pop(), signal.SIGKILL)
-        pushed = 0
+        pushed_with_no_worker = 0
 
         def roll_and_see_a_new_worker() -> bool:
-            nonlocal pushed
+            nonlocal pushed_with_no_worker
+            no_worker = not children_of(server.process.pid)
             status, answer = call(server.url, "POST", f"/api/tables/{table['code']}/actions", ROLL, table["host"])
             assert status == 200, answer
             assert f'data-seq="{answer["seq"]}"' in newest_frame(page, answer["seq"])
-            pushed += 1
+            pushed_with_no_worker += no_worker
             return len(children_of(server.process.pid)) == 1
 
-        # The next start comes with the first frame after RESTART_AFTER.
+        # The next start comes with the first frame after RESTART_AFTER (on a crowded box, maybe the first frame).
         wait_until(roll_and_see_a_new_worker, "a new render worker", within=30)
-        assert pushed > 1, "frames went out while no worker ran"
+        assert pushed_with_no_worker >= 1, "frames went out while no worker ran"
     finally:
         page.close()
 
