@@ -47,6 +47,7 @@ def test_the_host_undoes_from_the_host_page_the_display_links_to(server, phones)
     display.get_by_role("link", name="Host", exact=True).click()
     expect(display.locator("#history")).to_contain_text("Anna wrote a note.")
     display.get_by_text("Undo the last action…").click()
+    expect(display.get_by_role("button", name="Yes, undo it")).to_be_visible()
     # A phone taking a seat meanwhile is news for the host page, not a reason to close its question.
     bea = phones()
     lobby.take_seat(bea, server.url, code, "Player 2", "Bea")
