@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from companion.rng import Rng
 from companion.store import DuplicateAction, Event, SeatLost, SeqTaken, Store, StoreBusy
 from companion.tables.errors import TableError, Unavailable, busy, unavailable
 from companion.tables.folded import FoldedTable
@@ -64,7 +63,7 @@ class Draft:
         return self.table.moment_at(seq) != self.game.moment(self.state)
 
     def apply(self, event: Event) -> dict:
-        return self.game.apply(self.state, event.actor, event.payload, Rng(self.table.record.seed, event.seq))
+        return self.table.applied(self.state, event.actor, event.payload, event.seq)
 
     def take(self, request: Request) -> None:
         """Check the request here; a repeat of an action already taken is answered with that action's seq."""

@@ -60,6 +60,8 @@ class FoldedTable:
     waiting: deque = field(default_factory=deque)
     # How many history lines name each seat (None: the public ones): a window's numbering without a count.
     line_counts: Counter = field(default_factory=Counter)
+    # (seq, the state before the newest action in force) as the undo's check replayed it, for its fold to reuse.
+    _before_newest: tuple | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self):
         self.moments.append((self.seq, self.game.moment(self.state)))
@@ -96,6 +98,7 @@ class FoldedTable:
         self.seq = event.seq
         self.began = self.began or event.created
         self.last_event_at = event.created
+        self._before_newest = None
         moment = self.game.moment(self.state)
         if moment != self.moments[-1][1]:
             self.moments.append((event.seq, moment))
@@ -121,7 +124,11 @@ class FoldedTable:
         return self.moment_at(seq) != self.moments[-1][1]
 
     def apply(self, event: Event) -> dict:
-        return self.game.apply(self.state, event.actor, event.payload, Rng(self.record.seed, event.seq))
+        return self.applied(self.state, event.actor, event.payload, event.seq)
+
+    def applied(self, state: dict, actor: str, action: dict, seq: int) -> dict:
+        """`action` applied to `state` with the dice of `seq`: the same whenever it is applied again."""
+        return self.game.apply(state, actor, action, Rng(self.record.seed, seq))
 
     def _leave_out(self, event: Event) -> None:
         """A logged action that the rules refuse on replay: the log was kept under an earlier version of them.
@@ -147,12 +154,16 @@ class FoldedTable:
 
     def _state_before_newest(self) -> dict:
         """The state before the newest action in force: its nearest snapshot, and the logged actions in force from
-        there replayed (each with its own seq's dice, as when it was first applied)."""
+        there replayed (each with its own seq's dice, as when it was first applied); replayed once for an undo's
+        check and its fold."""
+        if self._before_newest is not None and self._before_newest[0] == self.seq:
+            return self._before_newest[1]
         count = len(self.in_force) - 1
         kept, state = self.snapshots[bisect.bisect_right(self.snapshots, count, key=lambda entry: entry[0]) - 1]
         for seq, actor, action in self.in_force[kept:count]:
             if action is not None:
-                state = self.game.apply(state, actor, marshal.loads(action), Rng(self.record.seed, seq))
+                state = self.applied(state, actor, marshal.loads(action), seq)
+        self._before_newest = (self.seq, state)
         return state
 
     def _fold_undo(self, event: Event) -> None:

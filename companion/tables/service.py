@@ -133,15 +133,14 @@ class Tables(SeatBook, GroupCommit):
         now = self.idle_clock()
         if now >= self._next_sweep:
             self._leave_idle(now)
-        # Asked several times for every action and push: without the lock, as each step is atomic under the GIL.
         table = self._folded.get(code)
         if table is not None:
-            table.used_at = now
-            # Not contextlib.suppress: on every action and push, its context manager cost more than the rest of this.
-            try:  # noqa: SIM105
+            # Under the lock: a sweep iterates the tables, and one forgotten meanwhile is kept again (or the fold
+            # another thread read meanwhile is taken), so that a process never pushes from a second, older fold.
+            with self._folded_lock:
+                table = self._folded.setdefault(code, table)
                 self._folded.move_to_end(code)
-            except KeyError:  # forgotten meanwhile: this is still its newest fold
-                pass
+            table.used_at = now
             return table
         record = self.store.table(code)
         if record is None:
