@@ -543,7 +543,8 @@
     followToNewTable();
     showTurn();
     showSound();
-    if (soundOn()) { document.addEventListener("pointerdown", wakeAudio, { once: true }); }
+    // A click, not a pointerdown: a touch's pointerdown is no user activation, so iPhones would keep the sound off.
+    if (soundOn()) { document.addEventListener("click", wakeAudio, { once: true, capture: true }); }
     var root = document.querySelector(".live-root");
     if (root) {
       connect(root);
