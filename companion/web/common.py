@@ -84,6 +84,12 @@ def external_url(endpoint: str, **values) -> str:
     return public.rstrip("/") + path if public else url_for(endpoint, _external=True, **values)
 
 
+def of_another_build() -> bool:
+    """Whether the page asking is of another build than this server's (it reconnected to an upgraded server): it is
+    sent the newest view, whose build tells it to reload."""
+    return request.args.get("build", current_app.config["BUILD"]) != current_app.config["BUILD"]
+
+
 def before_seq() -> int | None:
     """The `before` of a request for older history lines: a seq, or none for the latest."""
     before = request.args.get("before")

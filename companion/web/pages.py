@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
 
 from companion import i18n
 from companion.forms import optional_str, parse_options
@@ -17,6 +17,7 @@ from companion.web.common import (
     external_url,
     form_sender,
     host_cookie,
+    of_another_build,
     seat_cookie,
     table_code,
     tables,
@@ -210,8 +211,7 @@ def live(code):
         since is not None
         and since >= tables().newest(code).seq
         and request.args.get("presence") is None
-        # A page of another build is sent the newest view: its build tells it to reload.
-        and request.args.get("build", current_app.config["BUILD"]) == current_app.config["BUILD"]
+        and not of_another_build()
     ):
         return Response(status=204)
     return live_html(code, seat, is_host, host_page=request.args.get("view") == "host")

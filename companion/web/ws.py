@@ -32,6 +32,7 @@ from companion.web.common import (
     cookie_is_host,
     form_sender,
     host_cookie,
+    of_another_build,
     seat_cookie,
     table_code,
     tables,
@@ -67,6 +68,7 @@ class PageServer(SocketServer):
 
     def __init__(self, *args, **kwargs):
         self._room = threading.Event()  # set when the page takes a message, or is done with the socket
+        self._finished = False  # the page is done with it: however it ended, the reader reads no more
         super().__init__(*args, **kwargs)
 
     def frames(self, connection):
@@ -77,7 +79,7 @@ class PageServer(SocketServer):
         closed (simple-websocket's reader would take the phone's messages on, and reopen the socket for them)."""
         while True:
             self._room.clear()  # cleared before looking: a message taken after the look sets it again
-            if not self.connected:
+            if self._finished or not self.connected:
                 raise ConnectionAbortedError("the socket is closed")  # the reader's end
             if self.messages_read_ahead() < READ_AHEAD:
                 return
@@ -91,6 +93,7 @@ class PageServer(SocketServer):
     def finish(self) -> None:
         """The page is done with its socket: let the reader answer the phone's close, then end the connection, so that
         nothing more is read or written on it. (Under werkzeug the server wrote an HTTP answer after the last frame.)"""
+        self._finished = True  # a page that ended by an error left the socket open: its reader must not wait on
         self._room.set()
         if not self.connected:  # its reader marks the socket closed (waking the page) before it writes the reply
             self.wait_for_reader(CLOSE_REPLY_WAIT)
@@ -219,11 +222,13 @@ def table_socket(ws, code):
     # A page behind the table, or of another build (it reconnected to an upgraded server: its frame tells it), is
     # sent the newest view at once.
     behind = request.args.get("since", -1, type=int) < service.newest(code).seq
-    if behind or request.args.get("build", current_app.config["BUILD"]) != current_app.config["BUILD"]:
+    if behind or of_another_build():
         page.wake()
     hub.watch(code, page)
     try:
-        ws.close(CloseReason.POLICY_VIOLATION, _serve(code, token, page))
+        reason = _serve(code, token, page)
+        # Where the watchdog sees it: a flooding phone that stopped reading must not hold this close, nor the page.
+        page._sending(ws.close, CloseReason.POLICY_VIOLATION, reason)
     except (ConnectionClosed, OSError):
         pass  # the phone went away or was cut off: it reconnects and catches up by `since`
     finally:

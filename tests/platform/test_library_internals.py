@@ -211,3 +211,24 @@ def test_the_adapter_is_the_one_module_that_reaches_in():
     }
     assert found == set()
     assert len(reaches.findall(Path(inspect.getfile(library_internals)).read_text())) >= 8
+
+
+def test_a_page_done_by_an_error_with_messages_unread_leaves_no_reader_waiting():
+    """The reader waits while READ_AHEAD messages are unread; a page that ends by an error (a stuck send cut off, a
+    render that failed) leaves the socket marked open, and its reader must end all the same, not wait for good."""
+    server_end, phone = socket.socketpair()
+    server = ws.PageServer({**HANDSHAKE, "gunicorn.socket": server_end})
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += phone.recv(4096)
+    for number in range(ws.READ_AHEAD + 4):
+        phone.sendall(ABNF.create_frame(f"tap {number}", ABNF.OPCODE_TEXT).format())
+    for _ in range(500):
+        if server.messages_read_ahead() == ws.READ_AHEAD:
+            break
+        threading.Event().wait(0.01)
+    assert server.messages_read_ahead() == ws.READ_AHEAD and server.connected
+    server.finish()
+    server.wait_for_reader(5)
+    assert not server.thread.is_alive()
+    phone.close()
