@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from companion.games.base import N_
 
@@ -27,9 +28,9 @@ TAPS_PAST_BUDGET = N_("Too many taps at once; wait a moment, then tap again.")
 class Allowance:
     """A token bucket: `size` at once, refilled at `rate` a second."""
 
-    def __init__(self, size: int, rate: float):
+    def __init__(self, size: int, rate: float, now: float):
         self.size, self.rate = size, rate
-        self._left, self._at = float(size), time.monotonic()
+        self._left, self._at = float(size), now
 
     def take(self, now: float) -> bool:
         self._left = min(self.size, self._left + (now - self._at) * self.rate)
@@ -43,13 +44,14 @@ class Allowance:
 class SocketBudget:
     """What one socket may send: TAPS_AT_ONCE messages at once and `rate` a second after, its page's ping besides."""
 
-    def __init__(self, rate: float):
-        self._taps = Allowance(TAPS_AT_ONCE, rate)
-        self._refusals = Allowance(REFUSALS_AT_ONCE, REFUSALS_PER_SECOND)
-        self._free_ping_at = -FREE_PING_SPACING
+    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic):
+        self._clock = clock
+        self._taps = Allowance(TAPS_AT_ONCE, rate, clock())
+        self._refusals = Allowance(REFUSALS_AT_ONCE, REFUSALS_PER_SECOND, clock())
+        self._free_ping_at = clock() - FREE_PING_SPACING
 
     def admits(self, message: str) -> bool:
-        now = time.monotonic()
+        now = self._clock()
         if message == PING_TEXT and now - self._free_ping_at >= FREE_PING_SPACING:
             self._free_ping_at = now
             return True
@@ -57,4 +59,4 @@ class SocketBudget:
 
     def may_refuse(self) -> bool:
         """Whether a message past the budget is refused with an answer (True) or the socket is closed (False)."""
-        return self._refusals.take(time.monotonic())
+        return self._refusals.take(self._clock())
