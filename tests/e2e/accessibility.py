@@ -24,13 +24,17 @@ RUN_AXE = """async (tags) => {
 # What a page is made of: the paths from the root to each shown element, an element named by its tag, classes and
 # role, each path once (a grid of stations or a list of lines is one path), without text; each starts with the page's
 # language. An element whose path axe has seen (in another state, or on another page) has its colours, name and role.
+# What a closed <details> folds away is not shown, so axe did not see it: only its summary counts.
 PATHS = """() => {
   const paths = new Set();
   const walk = (element, path) => {
     if (element.hidden) { return; }
     const here = `${path}/${element.tagName}.${element.className}|${element.getAttribute("role") || ""}`;
     paths.add(here);
-    for (const child of element.children) { walk(child, here); }
+    const folded = element.tagName === "DETAILS" && !element.open;
+    for (const child of element.children) {
+      if (!folded || child.tagName === "SUMMARY") { walk(child, here); }
+    }
   };
   walk(document.documentElement, document.documentElement.lang);
   return [...paths];

@@ -101,6 +101,32 @@ def test_every_page_of_a_game_s_first_state_has_no_axe_violations(tables, screen
     assert_none(found, f"axe's violations ({lang})")
 
 
+# Opens the first closed <details> of each kind (by its classes) in turn, each alone: a station's sheet of tickets, a
+# confirm question, a fold, the history; what each showed, for axe to look at while it is open.
+OPEN_NEXT_KIND = """(opened) => {
+  for (const details of document.querySelectorAll("details:not([open])")) {
+    if (opened.includes(details.className)) { continue; }
+    document.querySelectorAll("details[open]").forEach((open) => { open.open = false; });
+    details.open = true;
+    return details.className;
+  }
+  return null;
+}"""
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_what_a_page_folds_away_has_no_axe_violations_once_opened(tables, screen, game_id):
+    """The walk taps no summary, so axe sees a station's sheet, a confirm question or a fold only here."""
+    found = {}
+    for what, path, cookie, viewport in pages_of(tables(game_id), game_id):
+        page, opened = screen(path, cookie, "en", viewport), []
+        while (kind := page.evaluate(OPEN_NEXT_KIND, opened)) is not None:
+            opened.append(kind)
+            found[f"{what}, its {kind or 'details'} open"] = axe_violations(page)
+    assert found, "the pages fold something away"
+    assert_none(found, "axe's violations with a fold open")
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_control_on_a_phone_page_is_a_thumb_s_tap(server, tables, screen, game_id):
     small = {}

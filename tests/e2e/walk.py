@@ -520,7 +520,8 @@ class Walk:
         self.check_axe(self.host_page, "host", f"{state} on the host page")
 
     def check_axe(self, page, who: str, state: str) -> None:
-        """axe on the page when it shows an element in a place axe has not seen before (see element_paths)."""
+        """axe on the page when it shows an element in a place axe has not seen before (see element_paths): either
+        way, every element the page shows now has been through axe, which `axed` notes of the page."""
         paths = element_paths(page)
         if not paths <= self.axed_paths:
             self.axed_paths |= paths
