@@ -56,6 +56,7 @@ from companion.games.base import HOST
 from companion.store import Event
 from companion.store.opening import open_store
 from companion.tables import Tables
+from companion.web.frame_regions import DIFF_WORD
 from tests.e2e.walk import LANGUAGES
 
 GAMES = ("mice-and-mystics", "scotland-yard", "downforce", "eat-your-tourist")
@@ -66,9 +67,9 @@ HEARTBEAT_TICK = 0.1  # the pages ping in turn, a share of them every tick
 LOGGED = {"render_worker_stops": "the render worker stopped", "server_worker_timeouts": "WORKER TIMEOUT"}
 
 
-# -- What a received message tells. THE ONE PLACE TO CHANGE WHEN THE FRAMES CHANGE (issue 39: only what changed,
-# -- regions swapped by id, shared parts rendered once per table version): all else reads a frame through it.
-LIVE_SEQ = re.compile(rb'data-seq="(\d+)"')
+# -- What a received message tells: the one place that reads a frame (whole, or the regions that changed); all else
+# -- reads a frame through it.
+LIVE_SEQ = re.compile(rb'id="live"[^>]*?data-seq="(\d+)"')
 
 
 def heard(message: bytes, held: int) -> tuple[int | None, int | None]:
@@ -76,14 +77,18 @@ def heard(message: bytes, held: int) -> tuple[int | None, int | None]:
     form the page sent; the table's seq the page holds once it has applied the frame the message brings), each None
     when it brings none (a "pong" brings neither).
 
-    Today: the answer's JSON line first when there is one ({"answer": id, "status": 200}), then a whole frame whose
-    `<div id="live" … data-seq="N">` holds the table as of its seq N (every action up to N), whatever `held` is."""
+    The answer's JSON line first when there is one ({"answer": id, "status": 200}), then a frame: whole, its
+    `<div id="live" … data-seq="N">` holding the table as of its seq N (every action up to N), whatever `held` is; or
+    a diff (companion/web/frame_regions.py), whose live root, when it changed, says N, and which otherwise leaves the
+    page at `held`."""
     status = None
     if message[:1] == b"{":
         line, _, message = message.partition(b"\n")
         status = json.loads(line).get("status", 0)  # {"error": …} alone: a refusal
     found = LIVE_SEQ.search(message)
-    return status, int(found[1]) if found else None
+    if found:
+        return status, int(found[1])
+    return status, held if message.startswith(DIFF_WORD.encode()) else None
 
 
 class WireSizes(ClientPerMessageDeflateFactory):

@@ -140,17 +140,68 @@
     fresh.removeAttribute("hx-swap-oob"); // only an answer to a tap needs it
     // A display is sent a frame when a phone comes or goes; often nothing it shows changed (its own arrival). And the
     // answer to this page's own tap has often put the same view in place already.
-    if (shownHTML(fresh) === shownHTML(live)) { return; }
+    if (shownHTML(fresh) === shownHTML(live)) {
+      if (fresh.dataset.frame) { live.dataset.frame = fresh.dataset.frame; } // the frame a diff will start from
+      return;
+    }
     // The socket and the answer to this page's own action race: a frame older than the page is never shown.
     if (parseInt(fresh.dataset.seq, 10) < liveSeq()) { return; }
+    update(parseInt(fresh.dataset.seq, 10), function () {
+      live.replaceWith(fresh);
+      return [fresh];
+    });
+  }
+
+  // A diff frame (companion/web/frame_regions.py): its first line names the frame it was made from and its own, then
+  // come the regions that changed, each in a <template data-region>, a region inside one left as a placeholder
+  // (<template data-keep>) for the diff's region of that id or else the one the page shows. False, changing nothing,
+  // when the page does not show the diff's base (an answer over HTTP replaced the live part) or a region is missing.
+  function applyDiff(frame) {
+    var cut = frame.indexOf("\n");
+    var names = frame.slice(0, cut).split(" ");
+    var live = document.getElementById("live");
+    if (!live || live.dataset.frame !== names[1]) { return false; }
+    var parsed = document.createElement("template");
+    parsed.innerHTML = frame.slice(cut + 1);
+    var fresh = {};
+    Array.from(parsed.content.children).forEach(function (region) {
+      fresh[region.dataset.region] = region.content.firstElementChild;
+    });
+    var keeps = [];
+    Object.keys(fresh).forEach(function (id) {
+      fresh[id].querySelectorAll("template[data-keep]").forEach(function (keep) { keeps.push(keep); });
+    });
+    var placed = {};
+    var found = keeps.map(function (keep) {
+      placed[keep.dataset.keep] = true;
+      return fresh[keep.dataset.keep] || document.getElementById(keep.dataset.keep);
+    });
+    var outermost = Object.keys(fresh).filter(function (id) { return !placed[id]; });
+    var shown = outermost.map(function (id) { return document.getElementById(id); });
+    if (found.indexOf(null) >= 0 || shown.indexOf(null) >= 0) { return false; }
+    if (fresh.live && upgraded(fresh.live)) { return true; }
+    var seq = fresh.live ? parseInt(fresh.live.dataset.seq, 10) : liveSeq();
+    if (fresh.live) { fresh.live.removeAttribute("hx-swap-oob"); } // as putInPlace leaves it
+    update(seq, function () {
+      keeps.forEach(function (keep, index) { keep.replaceWith(found[index]); });
+      shown.forEach(function (element, index) { element.replaceWith(fresh[outermost[index]]); });
+      document.getElementById("live").dataset.frame = names[2];
+      return outermost.map(function (id) { return fresh[id]; });
+    });
+    return true;
+  }
+
+  // Put a fresh view in place (`swap`, which returns the elements it put there) as the player left the old one: what
+  // they typed, the sections they opened, the focus; then say what is new and show whose turn it is.
+  function update(seq, swap) {
     // A notice speaks of the state it was given in ("Not your turn"): once the table has moved on, it is stale.
-    if (parseInt(fresh.dataset.seq, 10) > liveSeq()) { document.getElementById("notice").replaceChildren(); }
+    if (seq > liveSeq()) { document.getElementById("notice").replaceChildren(); }
+    var live = document.getElementById("live");
     var before = { seq: liveSeq(), yourTurn: yourTurn(), banner: bannerText() };
     var typed = typedValues();
-    var open = openSections(fresh.dataset.seq === live.dataset.seq);
+    var open = openSections(seq === liveSeq());
     var focused = live.contains(document.activeElement) ? focusOf(document.activeElement) : null;
-    live.replaceWith(fresh);
-    htmx.process(fresh);
+    swap().forEach(function (element) { htmx.process(element); });
     restoreTyped(typed);
     reopen(open);
     if (focused) { focused.restore(); }
@@ -254,6 +305,7 @@
   function shownHTML(live) {
     var copy = live.cloneNode(true);
     copy.removeAttribute("hx-swap-oob");
+    copy.removeAttribute("data-frame");
     [copy].concat(Array.from(copy.querySelectorAll("[class]"))).forEach(function (node) {
       node.classList.remove.apply(node.classList, HTMX_MARKS);
       if (!node.classList.length) { node.removeAttribute("class"); }
@@ -302,6 +354,8 @@
     unanswered[key] = unanswered[key] || randomId();
     form.dataset.actionKey = key;
     event.detail.parameters.client_action_id = unanswered[key];
+    // The seq the page shows, which the forms do not carry (templates/macros.html): "stale" if the table moved on.
+    if (form.closest("#live")) { event.detail.parameters.seen_seq = liveSeq(); }
     if (sendOverSocket && form.dataset.action) {
       sendOverSocket(form, key, event.detail.formData);
       event.preventDefault(); // no POST
@@ -506,7 +560,11 @@
           answered(JSON.parse(cut < 0 ? frame : frame.slice(0, cut)));
           frame = cut < 0 ? "" : frame.slice(cut + 1);
         }
-        if (frame && frame !== "pong") { applyFrame(frame); }
+        if (frame.lastIndexOf("diff ", 0) === 0) {
+          if (!applyDiff(frame)) { socket.send("whole"); }
+        } else if (frame && frame !== "pong") {
+          applyFrame(frame);
+        }
       };
       socket.onclose = drop;
     }

@@ -197,6 +197,14 @@ def page(app, code: str, tokens: dict, who: str, lang: str = "en") -> str:
 # -- random play ------------------------------------------------------------------------------------------
 
 NAMES = ("Anna", "Bea", "Cyril", "Dana", "Emil", "Franta")
+# Each game's options with the most seats, and the longest names a player may give.
+MOST_SEATS = {
+    "scotland-yard": {"detectives": 5},
+    "downforce": {"players": 6},
+    "mice-and-mystics": {"players": 4},
+    "eat-your-tourist": {"players": 4},
+}
+LONG_NAMES = tuple(f"Šárka Přemyslovna z Lipové {number}" for number in range(1, 7))
 
 
 class PlayedTable:

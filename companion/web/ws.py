@@ -26,6 +26,7 @@ from companion.boundary import MAX_BODY, Form, form_from_json, parse_json_text
 from companion.forms import action_from_json, optional_int, optional_str
 from companion.games.base import HOST
 from companion.tables import TableError, TooMany
+from companion.web import frame_regions
 from companion.web.common import (
     act_by_form,
     bearer_token,
@@ -116,6 +117,7 @@ class PageSocket(PageView):
         self._behind = threading.Event()  # the table changed since the last frame this page sent
         self._answer: str | None = None  # to a form of this page's, sent in one message with the next frame
         self._sending_since: float | None = None
+        self.sent = frame_regions.SentFrames()
         self._next_ping = time.monotonic() + self.ping_interval
 
     def wake(self) -> None:
@@ -185,6 +187,11 @@ class PageSocket(PageView):
         self.ws.expect_pong()
         self._sending(self._write, Ping())
 
+    def send_whole(self) -> None:
+        """Send the next frame whole (the page asked: it does not show the one the last diff was made from)."""
+        self.sent.forget()
+        self._behind.set()
+
     def send_if_behind(self, hub, code: str) -> bool:
         """Send the newest view if the page is behind; False when the page may no longer see the table."""
         if not self._behind.is_set():
@@ -196,6 +203,8 @@ class PageSocket(PageView):
             if answer:
                 self.send(answer)
             return False
+        if not self.as_json:
+            frame = self.sent.as_sent(frame)
         self.send(frame if answer is None else f"{answer}\n{frame}")
         return True
 
@@ -266,6 +275,8 @@ def _serve(code: str, token: str | None, page: PageSocket) -> str:
             _refuse(page, message)
         elif message == PING_TEXT:
             page.send(PONG_TEXT)
+        elif message == frame_regions.WHOLE_TEXT:
+            page.send_whole()
         else:
             _handle(code, token, page, message)
     return "The seat was freed"

@@ -42,9 +42,30 @@ from tests.http import call
 
 TV_SCREENS = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
 SMALLEST_TEXT = 24  # px at 1080p: legible from two metres
-CHECKS = ("fits", "overlap", "names", "phone", "axe", "targets")
+CHECKS = ("fits", "overlap", "names", "phone", "axe", "targets", "whole")
 # What changes on a page whose layout does not: the sequence number and the CSRF token (masked afresh each time).
-SEQ = re.compile(r'(name="seen_seq" value|data-seq)="\d+"|(data-csrf="|X-CSRF-Token": ")[^"]+')
+SEQ = re.compile(r'data-seq="\d+"|(data-csrf="|X-CSRF-Token": ")[^"]+')
+
+# Whether the live part the pushes put together (a whole frame, then diffs: companion/web/frame_regions.py) is the
+# one a fresh load of the page shows, given that page's HTML: what the page's own state adds (the frame's name, the
+# sections open, htmx's and app.js' marks of a form being sent or typed in) aside.
+SAME_AS_LOADED = """(html) => {
+  const marks = ["data-frame", "hx-swap-oob", "open", "data-dirty", "data-sending", "data-action-key"];
+  const bare = (live) => {
+    const copy = live.cloneNode(true);
+    for (const node of [copy, ...copy.querySelectorAll("*")]) {
+      marks.forEach((mark) => node.removeAttribute(mark));
+      node.classList.remove("htmx-request", "htmx-added", "htmx-settling", "htmx-swapping");
+      if (node.hasAttribute("class") && !node.classList.length) { node.removeAttribute("class"); }
+    }
+    return copy.outerHTML;
+  };
+  const loaded = document.createElement("template");
+  loaded.innerHTML = html;
+  return bare(document.getElementById("live")) === bare(loaded.content.getElementById("live"));
+}"""
+# How long a page may take to show what a fresh load shows (a phone's coming changes the display's corner).
+WHOLE_PATIENCE = 5.0
 
 # The page shows the table after this many actions (Playwright's page and tests/e2e/engines.py's both wait for it).
 AT_SEQ = "(seq) => document.querySelector('#live')?.dataset.seq === String(seq)"
@@ -497,6 +518,7 @@ class Walk:
             self.findings.add("names", state, [f"{size} {c}" for c in self.display.evaluate(CLIPPED_NAMES, names)])
         self.display.set_viewport_size(TV_SCREENS[0])
         self.check_axe(self.display, "display", f"{state} on the display")
+        self.check_whole(self.display, "host", "display", f"{state} on the display")
 
     def check_phone(self, seat: str, forms: list[dict], state: str) -> None:
         """The controls of what the game waits on this seat for, in the first screen of its phone, uncovered."""
@@ -507,6 +529,7 @@ class Walk:
         phone.wait_for_function(AT_SEQ, arg=self.seq)
         wanted_list = [[kind, self.plan.waits_on[kind]] for kind in wanted]
         self.findings.add("phone", f"{state} on {seat}'s phone", phone.evaluate(PHONE_CONTROLS, wanted_list))
+        self.check_whole(phone, seat, "seat", f"{state} on {seat}'s phone")
         if self.display is not None:
             self.findings.add("targets", f"{state} on {seat}'s phone", small_targets(phone))
             self.check_axe(phone, seat, f"{state} on {seat}'s phone")
@@ -518,6 +541,16 @@ class Walk:
         self.host_page.wait_for_function(AT_SEQ, arg=self.seq)
         self.findings.add("targets", f"{state} on the host page", small_targets(self.host_page))
         self.check_axe(self.host_page, "host", f"{state} on the host page")
+        self.check_whole(self.host_page, "host", "host", f"{state} on the host page")
+
+    def check_whole(self, page, who: str, path: str, state: str) -> None:
+        """The live part as the pushes left it is the one a fresh load of the page shows."""
+        deadline = time.monotonic() + WHOLE_PATIENCE
+        while not page.evaluate(SAME_AS_LOADED, self._html(who, path)):
+            if time.monotonic() > deadline:
+                self.findings.add("whole", state, ["the live part differs from a fresh load's"])
+                return
+            time.sleep(0.2)
 
     def check_axe(self, page, who: str, state: str) -> None:
         """axe on the page when it shows an element in a place axe has not seen before (see element_paths): either

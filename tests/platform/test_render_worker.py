@@ -17,7 +17,7 @@ from companion.web import render_worker as render_workers
 from companion.web.frames import PageView, live_context, render_frames, render_key, renderer
 from companion.web.render_worker import render_settings
 from tests.http import call, open_table, socket
-from tests.pages import PlayedTable
+from tests.pages import LONG_NAMES, MOST_SEATS, PlayedTable
 
 LANGUAGES = ("en", "cs", "nl")
 BASE_URL = "http://127.0.0.1:8000/"
@@ -177,13 +177,6 @@ def test_when_a_change_s_frames_fail_together_each_page_renders_its_own():
 
 
 # The most seats each game deals, and names as long as a seat takes.
-MOST_SEATS = {
-    "scotland-yard": {"detectives": 5},
-    "downforce": {"players": 6},
-    "mice-and-mystics": {"players": 4},
-    "eat-your-tourist": {"players": 4},
-}
-LONG_NAMES = tuple(f"Šárka Přemyslovna z Lipové {number}" for number in range(1, 7))
 STEPS = 40
 # The address a test client's pages come by: a tap's answer is rendered for it.
 ANSWERS_URL = "http://localhost/"

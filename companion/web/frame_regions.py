@@ -1,0 +1,145 @@
+"""A frame as regions, and the regions that changed since another frame: what a page's socket sends after its first
+frame (a push costs what changed on the wire and in the phone, not the whole live part).
+
+Every element of a frame with an id is a region. A region's own part is its HTML with each region inside it left as a
+placeholder, `<template data-keep="ID"></template>`: a change deep inside the page changes that region's own part
+alone. A page that holds the frame a change's diff names as its base puts the diff's regions in place by id
+(static/app.js), filling each placeholder with the region of that id: the diff's, or the one it already shows.
+
+No Flask and no I/O: a frame is split as a string. The live part's templates close every element they open and give
+each id once; a frame that does not (`split` returns None) is sent whole.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from dataclasses import dataclass
+
+# A comment, or a start or end tag with its attributes (the templates' values are escaped: none holds ">").
+TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>", re.S)
+ID = re.compile(r"""\sid="([^"]+)\"""")
+VOID = frozenset(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"])
+RAW_TEXT = frozenset(("script", "style"))  # their text is not HTML: a region never lies in it
+
+# A diff frame's first line: this word, the base frame's name and the new frame's, each after a space.
+DIFF_WORD = "diff"
+# What a page sends over its socket to be sent its next frame whole: its live part is not the base a diff named.
+WHOLE_TEXT = "whole"
+
+# Frame names: unique in this process (a counter), and across restarts and processes (a random boot prefix).
+_BOOT = os.urandom(3).hex()
+_names = itertools.count(1)
+
+
+def placeholder(region: str) -> str:
+    return f'<template data-keep="{region}"></template>'
+
+
+@dataclass(frozen=True)
+class Regions:
+    """A frame's regions in document order, each with its own part, under a name the page is told."""
+
+    name: str
+    order: tuple[str, ...]
+    own: dict[str, str]
+    keys: frozenset[int]  # one per region, its id and own part: a base's regions, compared without their text
+
+    def changed_since(self, base_keys: frozenset[int]) -> list[str]:
+        return [region for region in self.order if hash((region, self.own[region])) not in base_keys]
+
+
+def split(frame: str) -> Regions | None:
+    """The frame's regions; None when its elements do not nest as written or an id is given twice."""
+    spans: dict[str, tuple[int, int]] = {}
+    inside: dict[str, list[str]] = {None: []}  # region (None: the frame) -> the regions right inside it
+    open_elements: list[tuple[str, str | None]] = []  # tag, and the id of a region it opens
+    regions_open: list[str | None] = [None]
+    skip_to = 0
+    for match in TAG.finditer(frame):
+        if match.start() < skip_to:
+            continue
+        closing, tag, attributes = match.groups()
+        if tag is None:  # a comment
+            continue
+        tag = tag.lower()
+        if closing:
+            if not open_elements or open_elements[-1][0] != tag:
+                return None
+            _tag, region = open_elements.pop()
+            if region is not None:
+                spans[region] = (spans[region][0], match.end())
+                regions_open.pop()
+            continue
+        found = ' id="' in attributes and ID.search(attributes)  # the search alone took most of the time
+        region = found.group(1) if found else None
+        if region is not None:
+            if region in spans:
+                return None
+            inside[regions_open[-1]].append(region)
+            spans[region] = (match.start(), match.end())
+        if tag in VOID or attributes.endswith("/"):
+            continue
+        if tag in RAW_TEXT:
+            end = frame.find(f"</{tag}>", match.end())
+            if end < 0 or region is not None:
+                return None
+            skip_to = end + len(tag) + 3
+            continue
+        open_elements.append((tag, region))
+        if region is not None:
+            inside[region] = []
+            regions_open.append(region)
+    if open_elements:
+        return None
+    own = {region: _own_part(frame, spans, region, inside.get(region, ())) for region in spans}
+    order = tuple(sorted(spans, key=lambda region: spans[region][0]))
+    keys = frozenset(hash((region, own[region])) for region in order)
+    return Regions(f"{_BOOT}-{next(_names)}", order, own, keys)
+
+
+def _own_part(frame: str, spans: dict[str, tuple[int, int]], region: str, children: list[str]) -> str:
+    start, end = spans[region]
+    parts, at = [], start
+    for child in children:
+        child_start, child_end = spans[child]
+        parts += [frame[at:child_start], placeholder(child)]
+        at = child_end
+    parts.append(frame[at:end])
+    return "".join(parts)
+
+
+def named(frame: str, regions: Regions) -> str:
+    """The whole frame, its first region (the live part's root) carrying the frame's name, for a later diff to name as
+    its base."""
+    root = regions.order[0]
+    return frame.replace(f'id="{root}"', f'id="{root}" data-frame="{regions.name}"', 1)
+
+
+def diff(base: str, base_keys: frozenset[int], new: Regions) -> str:
+    """The diff frame from the frame named `base` (its regions' keys) to `new`: each changed region's own part."""
+    head = f"{DIFF_WORD} {base} {new.name}\n"
+    return head + "".join(
+        f'<template data-region="{region}">{new.own[region]}</template>' for region in new.changed_since(base_keys)
+    )
+
+
+class SentFrames:
+    """What one page's socket has sent: its HTML frames, the first whole, each after it as a diff from the last."""
+
+    def __init__(self):
+        self._last: tuple[str, frozenset[int]] | None = None  # the last frame sent: its name, its regions' keys
+
+    def forget(self) -> None:
+        """Send the next frame whole: the page does not show the frame the last diff was made from."""
+        self._last = None
+
+    def as_sent(self, frame: str) -> str:
+        """The frame as it is sent: whole the first time (and when it cannot be split), after that the regions that
+        changed since the last one sent."""
+        regions = split(frame)
+        last, self._last = self._last, regions and (regions.name, regions.keys)
+        if regions is None:
+            return frame
+        return named(frame, regions) if last is None else diff(*last, regions)

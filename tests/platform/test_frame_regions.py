@@ -1,0 +1,92 @@
+"""A page's socket sends its first frame whole and every later one as the regions that changed (issue 39): a page
+that puts a diff's regions in place as static/app.js does shows exactly the frame the server rendered."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.web.frame_regions import DIFF_WORD, SentFrames, placeholder, split
+from tests.pages import LONG_NAMES, MOST_SEATS, Device, PlayedTable
+
+LANGUAGES = ("en", "cs", "nl")
+STEPS = 150
+REGION = re.compile(r'<template data-region="([^"]+)">(.*?)</template>(?=<template data-region=|\Z)', re.S)
+NAME = re.compile(r' data-frame="([^"]+)"')
+
+
+def composed(own: dict[str, str], region: str) -> str:
+    """A region's HTML: its own part with each placeholder filled by the region of that id."""
+    text = own[region]
+    for inner in re.findall(r'<template data-keep="([^"]+)"></template>', text):
+        text = text.replace(placeholder(inner), composed(own, inner))
+    return text
+
+
+def shown_after(shown: str | None, sent: str) -> str:
+    """What a page shows after a frame it was sent, put in place as static/app.js puts it (a model of it)."""
+    if not sent.startswith(DIFF_WORD + " "):
+        return sent
+    head, regions = sent.split("\n", 1)
+    _word, base, name = head.split(" ")
+    assert shown is not None and NAME.search(shown).group(1) == base, "a diff from a frame the page does not show"
+    own = split(NAME.sub("", shown, count=1)).own
+    own.update(REGION.findall(regions))
+    root = next(iter(own))
+    return composed(own, root).replace(f'id="{root}"', f'id="{root}" data-frame="{name}"', 1)
+
+
+@pytest.mark.parametrize("game", MOST_SEATS)
+def test_through_a_random_game_every_page_put_together_from_its_diffs_is_its_whole_frame(app, game):
+    """Every seat (en, cs, nl in turn), the display and the host page, after every random tap of a seeded game with
+    the most seats and the longest names: each frame splits into regions, and the page's diffs rebuild it exactly."""
+    table = PlayedTable(app, app.test_client(), game, seed=39, options=MOST_SEATS[game], names=LONG_NAMES)
+    pages = [
+        (Device.of(app, table.code, table.tokens, who, lang=LANGUAGES[number % 3]), view)
+        for number, (who, view) in enumerate(
+            [("display", "display"), ("host", "host"), *((seat, "seat") for seat in table.tokens if seat != "host")]
+        )
+    ]
+    sent = {id(device): SentFrames() for device, _view in pages}
+    shown: dict[int, str | None] = dict.fromkeys(sent)
+    diffs = 0
+    for _step in range(STEPS):
+        for device, view in pages:
+            frame = device.browser.get(f"/t/{table.code}/live?view={view}").get_data(as_text=True).strip()
+            assert split(frame) is not None, f"{view}: the frame does not split into regions"
+            message = sent[id(device)].as_sent(frame)
+            shown[id(device)] = shown_after(shown[id(device)], message)
+            assert NAME.sub("", shown[id(device)], count=1) == frame
+            diffs += message.startswith(DIFF_WORD)
+        if table.step() is None or 'class="card outcome"' in table.display():
+            break
+    assert diffs >= len(pages) * 5
+
+
+def test_a_frame_sent_again_is_a_diff_of_no_region_and_the_page_that_asks_is_sent_it_whole():
+    frame = '<div id="live" data-seq="1"><section id="game"><p id="a">1</p><p id="b">2</p></section></div>'
+    sent = SentFrames()
+    whole = sent.as_sent(frame)
+    assert NAME.sub("", whole) == frame
+    again = sent.as_sent(frame)
+    assert again.startswith(DIFF_WORD) and "data-region" not in again
+    changed = sent.as_sent(frame.replace(">2<", ">3<"))
+    assert REGION.findall(changed.split("\n", 1)[1]) == [("b", '<p id="b">3</p>')]
+    sent.forget()
+    assert NAME.sub("", sent.as_sent(frame)) == frame
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        '<div id="live"><p id="a">1</div>',  # an element left open
+        '<div id="live"><p id="a">1</p><p id="a">2</p></div>',  # an id given twice
+        '<div id="live"><section id="game"></div></section>',  # elements closed out of order
+    ],
+)
+def test_a_frame_that_does_not_nest_as_written_is_sent_whole_every_time(frame):
+    sent = SentFrames()
+    assert split(frame) is None
+    assert sent.as_sent(frame) == frame
+    assert sent.as_sent(frame) == frame
