@@ -152,6 +152,9 @@ def running(
         "COMPANION_RATE_LIMIT_TABLES": "1000000",
         "COMPANION_RATE_LIMIT_SEATS": "1000000",
         "COMPANION_SOCKET_RATE": "1000000",  # a seat bids as soon as it sees the last round: far faster than a hand
+        # Every page of a run comes from this one address, thousands of them.
+        "COMPANION_CONNECTIONS_PER_ADDRESS": "100000",
+        "COMPANION_MAX_CONNECTIONS": "100000",
     }
     with contextlib.ExitStack() as stack:
         count = 1

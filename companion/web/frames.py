@@ -6,7 +6,9 @@ request; the render worker (render_worker.py) may render the HTML from the same 
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field
 
 from flask import Flask, current_app, request
@@ -101,8 +103,9 @@ class Renderer:
         variables.setdefault("num", number)
         return Markup(self.translations.ungettext(singular, plural, number)) % variables
 
-    def render(self, game: Game, context: dict) -> str:
-        """The live part from live_context()'s data."""
+    def render(self, game: Game, context: dict, shared: dict | None = None) -> str:
+        """The live part from live_context()'s data; `shared`: the parts rendered so far for the other pages of the
+        same change (see shared_part), none for a page rendered alone."""
         names = context["names"]
         frame = {
             **self._template.globals,
@@ -113,8 +116,22 @@ class Renderer:
             "_": self.gettext,
             "gettext": self.gettext,
             "ngettext": self.ngettext,
+            "shared_part": functools.partial(self.shared_part, shared, context["page"]),
         }
         return render_shared(self._template, frame)
+
+    def shared_part(self, shared: dict | None, page: str, name: str, caller: Callable[[], Markup]) -> Markup:
+        """`{% call shared_part(name) %}…{% endcall %}`: a part of the page that every page of its kind (a seat's,
+        the display, the host page) shows alike in this language and at this address, such as a game's public track:
+        rendered once for all the pages of a change. Only what every such page may see goes in it
+        (tests/platform/test_render_worker.py holds each page's frame to the one it gets rendered alone)."""
+        if shared is None:
+            return caller()
+        key = (self, page, name)
+        found = shared.get(key)
+        if found is None:
+            found = shared[key] = caller()
+        return found
 
 
 # Messages a renderer keeps translated: the templates' own, a few hundred; past this it starts over.
@@ -313,9 +330,10 @@ def render_frames(app: Flask, code: str, pages: list[PageView]) -> dict[tuple, s
     worker = app.extensions["companion.render_worker"]
     frame_data = [(page.locale, page.base_url, game.id, context) for page, _render, game, context in html]
     from_worker = worker.render(frame_data) if worker else [None] * len(html)
+    shared: dict = {}  # the parts all pages of a kind show alike, rendered once for this change
     for (page, render, game, context), rendered in zip(html, from_worker, strict=True):
         try:
-            frames[page.render_key] = rendered or render.render(game, context)
+            frames[page.render_key] = rendered or render.render(game, context, shared)
         except Exception as error:  # noqa: BLE001 - the page's own thread raises it
             frames[page.render_key] = error
     return frames

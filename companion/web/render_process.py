@@ -25,10 +25,10 @@ def serve_frames(settings: dict, channel: socket.socket) -> None:
     while (message := receive(frames)) is not None:
         number, batch = message
         started = time.perf_counter()
-        html, errors = [], []
+        html, errors, shared = [], [], {}  # a batch is one change's frames: the parts its pages share, rendered once
         for locale, base_url, game_id, context in batch:
             try:
-                html.append(renderer(app, locale, base_url).render(installed[game_id], context))
+                html.append(renderer(app, locale, base_url).render(installed[game_id], context, shared))
             except Exception as failure:  # noqa: BLE001 - the server renders this frame itself and meets the error there
                 html.append(None)
                 errors.append(repr(failure))
