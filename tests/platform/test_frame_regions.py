@@ -83,9 +83,10 @@ def test_a_frame_sent_again_is_a_diff_of_no_region_and_the_page_that_asks_is_sen
         '<div id="live"><p id="a">1</div>',  # an element left open
         '<div id="live"><p id="a">1</p><p id="a">2</p></div>',  # an id given twice
         '<div id="live"><section id="game"></div></section>',  # elements closed out of order
+        '<div id="live"><!-- <p id="a"> --></div>',  # a comment: text that is not elements
     ],
 )
-def test_a_frame_that_does_not_nest_as_written_is_sent_whole_every_time(frame):
+def test_a_frame_that_does_not_split_as_written_is_sent_whole_every_time(frame):
     sent = SentFrames()
     assert split(frame) is None
     assert sent.as_sent(frame) == frame
