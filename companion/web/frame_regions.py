@@ -51,8 +51,37 @@ class Regions:
         return [region for region in self.order if hash((region, self.own[region])) not in base_keys]
 
 
+# Where a frame's regions lie: region -> (start, end), and region (None: the frame) -> the regions right inside it.
+Spans = tuple[dict[str, tuple[int, int]], dict[str | None, list[str]]]
+
+
+class SplitFrame(str):
+    """A frame with its regions' spans, found where it was rendered (in the render worker, on the other core)."""
+
+    spans: Spans | None
+
+
+def with_spans(frame: str) -> SplitFrame:
+    found = SplitFrame(frame)
+    found.spans = spans_of(frame)
+    return found
+
+
 def split(frame: str) -> Regions | None:
-    """The frame's regions; None when its elements do not nest as written or an id is given twice."""
+    """The frame's regions (by the spans found with it, else found now); None when its elements do not nest as
+    written or an id is given twice."""
+    found = frame.spans if isinstance(frame, SplitFrame) else spans_of(frame)
+    if found is None:
+        return None
+    spans, inside = found
+    own = {region: _own_part(frame, spans, region, inside.get(region, ())) for region in spans}
+    order = tuple(sorted(spans, key=lambda region: spans[region][0]))
+    keys = frozenset(hash((region, own[region])) for region in order)
+    return Regions(f"{_BOOT}-{next(_names)}", order, own, keys)
+
+
+def spans_of(frame: str) -> Spans | None:
+    """Where the frame's regions lie; None when its elements do not nest as written or an id is given twice."""
     if any(text in frame for text in NOT_ELEMENTS):
         return None
     spans: dict[str, tuple[int, int]] = {}
@@ -85,12 +114,7 @@ def split(frame: str) -> Regions | None:
         if region is not None:
             inside[region] = []
             regions_open.append(region)
-    if open_elements:
-        return None
-    own = {region: _own_part(frame, spans, region, inside.get(region, ())) for region in spans}
-    order = tuple(sorted(spans, key=lambda region: spans[region][0]))
-    keys = frozenset(hash((region, own[region])) for region in order)
-    return Regions(f"{_BOOT}-{next(_names)}", order, own, keys)
+    return None if open_elements else (spans, inside)
 
 
 def _own_part(frame: str, spans: dict[str, tuple[int, int]], region: str, children: list[str]) -> str:

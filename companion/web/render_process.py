@@ -10,6 +10,7 @@ import sys
 import time
 
 from companion.web.app import render_app
+from companion.web.frame_regions import with_spans
 from companion.web.frames import renderer
 from companion.web.render_worker import READY, receive, send
 
@@ -28,7 +29,8 @@ def serve_frames(settings: dict, channel: socket.socket) -> None:
         html, errors, shared = [], [], {}  # a batch is one change's frames: the parts its pages share, rendered once
         for locale, base_url, game_id, context in batch:
             try:
-                html.append(renderer(app, locale, base_url).render(installed[game_id], context, shared))
+                # Its regions found here too, on this core: the server's socket sends only those that changed.
+                html.append(with_spans(renderer(app, locale, base_url).render(installed[game_id], context, shared)))
             except Exception as failure:  # noqa: BLE001 - the server renders this frame itself and meets the error there
                 html.append(None)
                 errors.append(repr(failure))
