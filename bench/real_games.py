@@ -64,7 +64,11 @@ HEARTBEAT = 10.0  # seconds between a page's pings (static/app.js)
 HEARTBEAT_TICK = 0.1  # the pages ping in turn, a share of them every tick
 # What the servers' log says of a run, counted: the render worker stopped (companion/web/render_worker.py), and
 # gunicorn killed a worker that did not tell it it was alive for `timeout` seconds (deploy/gunicorn.conf.py).
-LOGGED = {"render_worker_stops": "the render worker stopped", "server_worker_timeouts": "WORKER TIMEOUT"}
+LOGGED = {
+    "render_worker_stops": "the render worker stopped",
+    "render_worker_ended_stuck": "the render worker did nothing for",
+    "server_worker_timeouts": "WORKER TIMEOUT",
+}
 
 
 # -- What a received message tells: the one place that reads a frame (whole, or the regions that changed); all else

@@ -20,6 +20,7 @@ import itertools
 import json
 import logging
 import pickle
+import select
 import socket
 import struct
 import subprocess
@@ -95,9 +96,35 @@ class RenderWorker:
         answer = self._send(frames) if frames else None
         if answer is None:
             return [None] * len(frames)
-        if not answer.wait(PATIENCE):
-            self.stop()  # stuck: no other frame is to wait for it, and the next start is a fresh one
+        worked = self._worker_cpu()
+        while not answer.wait(PATIENCE):
+            # A busy server's reader gets its turn late: a worker that answered, or worked since, is not stuck.
+            # Ending it for that left the busy server every frame to render itself (bench/RESULTS.md).
+            now = self._worker_cpu()
+            if not self._answer_unread() and (now is None or now == worked):
+                log.warning("the render worker did nothing for %s s: it is ended", PATIENCE)
+                self.stop()  # stuck: no other frame is to wait for it, and the next start is a fresh one
+                break
+            worked = now
         return answer.html  # a None where it failed or for all when it died: the server renders them (meets any error)
+
+    def _answer_unread(self) -> bool:
+        """Whether the worker's answer waits on its socket, not read yet by this process."""
+        channel = self._socket
+        try:
+            return channel is not None and bool(select.select([channel], [], [], 0)[0])
+        except (OSError, ValueError):  # closed: the worker is gone
+            return False
+
+    def _worker_cpu(self) -> int | None:
+        """The worker's CPU time so far, in clock ticks (Linux's /proc); None when it cannot be read."""
+        pid = self.pid
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError, TypeError):
+            return None
+        return int(fields[11]) + int(fields[12])  # utime and stime: the 14th and 15th fields of the line
 
     def _send(self, frames: list[Frame]) -> Answer | None:
         with self._lock:

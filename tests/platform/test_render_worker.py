@@ -249,6 +249,23 @@ def test_a_stuck_worker_holds_up_one_round_of_frames_once_and_is_replaced(app, s
     assert worker.pid != stuck
 
 
+def test_a_worker_whose_answer_a_busy_server_reads_late_is_kept(app, service, worker, monkeypatch):
+    """A server too busy to read the worker's answer within PATIENCE finds it waiting on the socket: the worker
+    answered, it is not stuck, and it is kept (ending it left a busy server every frame to render itself)."""
+    code, _host = service.create("secret-notes", {"players": 2})
+    read = render_workers.receive
+
+    def late(stream):
+        time.sleep(render_workers.PATIENCE * 1.5)  # the server's reader gets its turn late
+        return read(stream)
+
+    monkeypatch.setattr(render_workers, "receive", late)
+    kept = worker.pid
+    assert rendered_by_worker(app, code, None) is not None  # read by the reader's last prompt read
+    assert rendered_by_worker(app, code, None) is not None  # read late, after the first wait gave up
+    assert worker.pid == kept
+
+
 def test_while_the_worker_is_dead_the_server_renders_and_then_starts_a_new_one(app, service, worker, monkeypatch):
     monkeypatch.setattr(render_workers, "RESTART_AFTER", 0.2)
     code, _host = service.create("secret-notes", {"players": 2})
