@@ -132,7 +132,8 @@ class RenderWorker:
                 self._start()
                 return None
             backlog = self._frames_ahead * self._frame_seconds
-            if backlog > (BUSY_BACKLOG if self._load() > BUSY else BACKLOG):
+            # Answers waiting unread: this process is behind, not the worker, whose frames ahead are done already.
+            if backlog > (BUSY_BACKLOG if self._load() > BUSY else BACKLOG) and not self._answer_unread():
                 return None
             number = next(self._numbers)
             answer = self._waiting[number] = Answer(len(frames))

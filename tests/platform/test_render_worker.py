@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -311,6 +312,39 @@ def test_a_busy_server_leaves_a_longer_backlog_to_the_worker(app, service):
         worker.stop()
     assert 0 < when_idle < 1000
     assert more_when_busy == when_idle
+
+
+def test_a_server_that_reads_the_worker_s_answers_late_goes_on_sending_it_frames(app, service, monkeypatch):
+    """Answers waiting unread on the socket are frames the worker is done with: a server too busy to read them in
+    time must not count them as the worker's backlog and render the next frames itself (which made it busier)."""
+    worker = render_workers.RenderWorker(render_settings(app), load=lambda: 0.0)
+    code, _host = service.create("secret-notes", {"players": 2})
+    frame = frame_data(app, code, None)
+    worker.start()
+    read, reading = render_workers.receive, threading.Event()
+
+    def late(stream):
+        reading.wait()  # the server's reader gets no turn until the test lets it
+        return read(stream)
+
+    try:
+        wait_until(lambda: worker.render([frame])[0] is not None, "the worker answers")
+        monkeypatch.setattr(render_workers, "receive", late)
+        assert worker.render([frame])[0] is not None  # read by the reader's last prompt read; it then waits
+        os.kill(worker.pid, signal.SIGSTOP)
+        stopped = 0  # frames the server leaves to a worker that answers nothing
+        while stopped < 1000 and worker._send([frame]) is not None:
+            stopped += 1
+        os.kill(worker.pid, signal.SIGCONT)
+        wait_until(worker._answer_unread, "the worker's answers wait unread")
+        more = 0
+        while more < stopped + 5 and worker._send([frame]) is not None:
+            more += 1
+    finally:
+        reading.set()
+        worker.stop()
+    assert 0 < stopped < 1000
+    assert more == stopped + 5
 
 
 def test_the_server_is_busy_when_it_used_most_of_a_core_since_its_last_look():
