@@ -253,7 +253,7 @@ class PlayedTable:
     def public_lines(self) -> list[str]:
         """The banner and the history lines everyone sees, in English, as the host page shows them."""
         host_page = Device(self.app, self.code, host=self.tokens["host"], view="host", lang="en").page
-        banner = re.findall(r'<div class="banner">(.*?)</div>', host_page, re.S)
+        banner = re.findall(r'<div class="banner"[^>]*>(.*?)</div>', host_page, re.S)
         history = re.findall(r"<li[^>]*>(.*?)</li>", host_page.split('id="history"')[1], re.S)
         return [visible_text(line).strip() for line in banner + history]
 
