@@ -75,9 +75,8 @@ def split(frame: str) -> Regions | None:
         return None
     spans, inside = found
     own = {region: _own_part(frame, spans, region, inside.get(region, ())) for region in spans}
-    order = tuple(sorted(spans, key=lambda region: spans[region][0]))
-    keys = frozenset(hash((region, own[region])) for region in order)
-    return Regions(f"{_BOOT}-{next(_names)}", order, own, keys)
+    keys = frozenset(hash((region, part)) for region, part in own.items())
+    return Regions(f"{_BOOT}-{next(_names)}", tuple(spans), own, keys)  # spans are kept in document order
 
 
 def spans_of(frame: str) -> Spans | None:
@@ -101,9 +100,9 @@ def spans_of(frame: str) -> Spans | None:
                 spans[region] = (spans[region][0], match.end())
                 regions_open.pop()
             continue
-        region = None
-        if ' id="' in attributes:  # a test before the search: most tags have no id
-            region = ID.search(attributes)[1]
+        found = ' id="' in attributes and ID.search(attributes)  # a test before the search: most tags have no id
+        region = found[1] if found else None  # an empty id (id="") is no region
+        if region is not None:
             if region in spans:
                 return None
             inside[regions_open[-1]].append(region)

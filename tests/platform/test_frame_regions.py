@@ -65,6 +65,11 @@ def test_through_a_random_game_every_page_put_together_from_its_diffs_is_its_who
     assert diffs >= len(pages) * 5
 
 
+def test_an_empty_id_is_no_region():
+    frame = '<div id="live"><p id="">1</p><p id="a">2</p></div>'
+    assert split(frame).order == ("live", "a")
+
+
 def test_a_frame_sent_again_is_a_diff_of_no_region_and_the_page_that_asks_is_sent_it_whole():
     frame = '<div id="live" data-seq="1"><section id="game"><p id="a">1</p><p id="b">2</p></section></div>'
     sent = SentFrames()
