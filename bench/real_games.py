@@ -66,7 +66,7 @@ HEARTBEAT_TICK = 0.1  # the pages ping in turn, a share of them every tick
 # gunicorn killed a worker that did not tell it it was alive for `timeout` seconds (deploy/gunicorn.conf.py).
 LOGGED = {
     "render_worker_stops": "the render worker stopped",
-    "render_worker_ended_stuck": "the render worker did nothing for",
+    "render_worker_ended_stuck": "the render worker is stuck",
     "server_worker_timeouts": "WORKER TIMEOUT",
 }
 

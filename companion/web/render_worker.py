@@ -47,6 +47,8 @@ BUSY = 0.8
 BUSY_SAMPLE = 0.25
 # Seconds a frame may take in the worker before the server renders it itself (a worker this slow is stuck).
 PATIENCE = 2.0
+# Seconds a worker that uses CPU may answer nothing at all while a frame waits, before it is taken for stuck.
+LONGEST_SILENCE = 5 * PATIENCE
 # Seconds between a worker's death and the next start, so that a worker that cannot start is not started forever.
 RESTART_AFTER = 5.0
 HEADER = struct.Struct("!I")
@@ -71,6 +73,7 @@ class RenderWorker:
         self._lock = threading.Lock()  # the state below; never held while waiting on the socket
         self._sending = threading.Lock()  # one frame at a time on the socket
         self._socket: socket.socket | None = None
+        self._answered_at = 0.0  # time.monotonic() of the worker's last answer
         self._process: subprocess.Popen | None = None
         self._ready = False
         self._waiting: dict[int, Answer] = {}
@@ -96,13 +99,19 @@ class RenderWorker:
         answer = self._send(frames) if frames else None
         if answer is None:
             return [None] * len(frames)
-        worked = self._worker_cpu()
+        sent, worked = time.monotonic(), self._worker_cpu()
         while not answer.wait(PATIENCE):
             # A busy server's reader gets its turn late: a worker that answered, or worked since, is not stuck.
-            # Ending it for that left the busy server every frame to render itself (bench/RESULTS.md).
+            # Ending it for that left the busy server every frame to render itself (bench/RESULTS.md). But one that
+            # works and answers nothing at all for LONGEST_SILENCE is (a render that never ends): no page waits on.
             now = self._worker_cpu()
-            if not self._answer_unread() and (now is None or now == worked):
-                log.warning("the render worker did nothing for %s s: it is ended", PATIENCE)
+            if self._answer_unread():
+                continue
+            silent = time.monotonic() - max(sent, self._answered_at) > LONGEST_SILENCE
+            if now is None or now == worked or silent:
+                log.warning(
+                    "the render worker is stuck (idle %s s, or silent %s s): it is ended", PATIENCE, LONGEST_SILENCE
+                )
                 self.stop()  # stuck: no other frame is to wait for it, and the next start is a fresh one
                 break
             worked = now
@@ -181,6 +190,7 @@ class RenderWorker:
             if number == READY:
                 self._ready = True
                 return
+            self._answered_at = time.monotonic()
             answer = self._waiting.pop(number, None)
             if answer is None:
                 return  # given up on already

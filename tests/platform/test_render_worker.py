@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import signal
@@ -265,6 +266,20 @@ def test_a_worker_whose_answer_a_busy_server_reads_late_is_kept(app, service, wo
     assert rendered_by_worker(app, code, None) is not None  # read by the reader's last prompt read
     assert rendered_by_worker(app, code, None) is not None  # read late, after the first wait gave up
     assert worker.pid == kept
+
+
+def test_a_worker_that_works_and_never_answers_is_ended(app, service, worker, monkeypatch):
+    """A render that never ends uses CPU without an answer: past LONGEST_SILENCE no page waits on it."""
+    monkeypatch.setattr(render_workers, "PATIENCE", 0.2)
+    monkeypatch.setattr(render_workers, "LONGEST_SILENCE", 1.0)
+    monkeypatch.setattr(render_workers, "RESTART_AFTER", 0.2)
+    ticks = itertools.count()
+    monkeypatch.setattr(render_workers.RenderWorker, "_worker_cpu", lambda self: next(ticks))  # always working
+    code, _host = service.create("secret-notes", {"players": 2})
+    spinning = worker.pid
+    os.kill(spinning, signal.SIGSTOP)  # it answers nothing, though its CPU time (as told above) goes on
+    assert rendered_by_worker(app, code, None) is None  # given back to the server to render
+    wait_until(lambda: not Path(f"/proc/{spinning}").exists() or "Z" in state_of(spinning), "the worker is ended")
 
 
 def test_while_the_worker_is_dead_the_server_renders_and_then_starts_a_new_one(app, service, worker, monkeypatch):
