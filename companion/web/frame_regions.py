@@ -12,7 +12,6 @@ each id once; a frame that does not (`split` returns None) is sent whole.
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 from dataclasses import dataclass
@@ -29,10 +28,6 @@ DIFF_WORD = "diff"
 # What a page sends over its socket to be sent its next frame whole: its live part is not the base a diff named.
 WHOLE_TEXT = "whole"
 
-# Frame names: unique in this process (a counter), and across restarts and processes (a random boot prefix).
-_BOOT = os.urandom(3).hex()
-_names = itertools.count(1)
-
 
 def placeholder(region: str) -> str:
     return f'<template data-keep="{region}"></template>'
@@ -40,9 +35,8 @@ def placeholder(region: str) -> str:
 
 @dataclass(frozen=True)
 class Regions:
-    """A frame's regions in document order, each with its own part, under a name the page is told."""
+    """A frame's regions in document order, each with its own part."""
 
-    name: str
     order: tuple[str, ...]
     own: dict[str, str]
     keys: frozenset[int]  # one per region, its id and own part: a base's regions, compared without their text
@@ -76,7 +70,7 @@ def split(frame: str) -> Regions | None:
     spans, inside = found
     own = {region: _own_part(frame, spans, region, inside.get(region, ())) for region in spans}
     keys = frozenset(hash((region, part)) for region, part in own.items())
-    return Regions(f"{_BOOT}-{next(_names)}", tuple(spans), own, keys)  # spans are kept in document order
+    return Regions(tuple(spans), own, keys)  # spans are kept in document order
 
 
 def spans_of(frame: str) -> Spans | None:
@@ -127,16 +121,17 @@ def _own_part(frame: str, spans: dict[str, tuple[int, int]], region: str, childr
     return "".join(parts)
 
 
-def named(frame: str, regions: Regions) -> str:
+def named(frame: str, regions: Regions, name: str) -> str:
     """The whole frame, its first region (the live part's root) carrying the frame's name, for a later diff to name as
     its base."""
     root = regions.order[0]
-    return frame.replace(f'id="{root}"', f'id="{root}" data-frame="{regions.name}"', 1)
+    return frame.replace(f'id="{root}"', f'id="{root}" data-frame="{name}"', 1)
 
 
-def diff(base: str, base_keys: frozenset[int], new: Regions) -> str:
-    """The diff frame from the frame named `base` (its regions' keys) to `new`: each changed region's own part."""
-    head = f"{DIFF_WORD} {base} {new.name}\n"
+def diff(base: str, base_keys: frozenset[int], new: Regions, name: str) -> str:
+    """The diff frame from the frame named `base` (its regions' keys) to `new`, named `name`: each changed region's
+    own part."""
+    head = f"{DIFF_WORD} {base} {name}\n"
     return head + "".join(
         f'<template data-region="{region}">{new.own[region]}</template>' for region in new.changed_since(base_keys)
     )
@@ -156,7 +151,10 @@ class SentFrames:
         """The frame as it is sent: whole the first time (and when it cannot be split), after that the regions that
         changed since the last one sent."""
         regions = split(frame)
-        last, self._last = self._last, regions and (regions.name, regions.keys)
         if regions is None:
+            self._last = None
             return frame
-        return named(frame, regions) if last is None else diff(*last, regions)
+        # Random: no count that tells a page of other tables' frames, and no name a page's last socket gave already.
+        last, name = self._last, os.urandom(6).hex()
+        self._last = (name, regions.keys)
+        return named(frame, regions, name) if last is None else diff(*last, regions, name)
