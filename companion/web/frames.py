@@ -21,6 +21,7 @@ from companion.games.base import HOST, Game
 from companion.tables import FoldedTable, Tables, opens_seat, taken_names, token_hash
 from companion.web.common import seat_cookie, sent_snapshot
 from companion.web.library_internals import render_shared
+from companion.web.rendered_parts import RenderedParts, page_of, part_key
 
 
 def game_template(app: Flask, game_id: str, seat: str | None) -> str:
@@ -44,8 +45,8 @@ class Renderer:
     request, session or config).
     """
 
-    def __init__(self, app: Flask, locale: str, base_url: str):
-        self.app = app
+    def __init__(self, app: Flask, locale: str, base_url: str, parts: RenderedParts):
+        self.app, self.locale, self.base_url, self.parts = app, locale, base_url, parts
         with app.test_request_context("/", base_url=base_url), force_locale(locale):
             self.translations = get_translations()
             self._adapter = app.create_url_adapter(request)
@@ -103,9 +104,9 @@ class Renderer:
         variables.setdefault("num", number)
         return Markup(self.translations.ungettext(singular, plural, number)) % variables
 
-    def render(self, game: Game, context: dict, shared: dict | None = None) -> str:
-        """The live part from live_context()'s data; `shared`: the parts rendered so far for the other pages of the
-        same change (see shared_part), none for a page rendered alone."""
+    def render(self, game: Game, context: dict, memo: bool = True) -> str:
+        """The live part from live_context()'s data; memo: take the parts rendered before from the same inputs (off:
+        every part rendered now, as tests/platform/test_render_worker.py holds them to)."""
         names = context["names"]
         frame = {
             **self._template.globals,
@@ -116,22 +117,27 @@ class Renderer:
             "_": self.gettext,
             "gettext": self.gettext,
             "ngettext": self.ngettext,
-            "shared_part": functools.partial(self.shared_part, shared, context["page"]),
+            "memo": functools.partial(self.memo, page_of(self.locale, self.base_url, context)) if memo else rendered,
         }
         return render_shared(self._template, frame)
 
-    def shared_part(self, shared: dict | None, page: str, name: str, caller: Callable[[], Markup]) -> Markup:
-        """`{% call shared_part(name) %}…{% endcall %}`: a part of the page that every page of its kind (a seat's,
-        the display, the host page) shows alike in this language and at this address, such as a game's public track:
-        rendered once for all the pages of a change. Only what every such page may see goes in it
-        (tests/platform/test_render_worker.py holds each page's frame to the one it gets rendered alone)."""
-        if shared is None:
-            return caller()
-        key = (self, page, name)
-        found = shared.get(key)
+    def memo(self, page: str, name: str, *inputs, caller: Callable[[], Markup]) -> Markup:
+        """`{% call memo(name, inputs…) %}…{% endcall %}`: a part of the page rendered from its inputs alone (and what
+        every part of its page depends on: rendered_parts.page_of), rendered once for every page and push that shows
+        it from the same inputs. A part may use anything of the page's data only through its inputs, the seat's
+        included: tests/platform/test_render_worker.py holds every page of random games to its frame rendered without
+        parts kept."""
+        key = part_key(page, name, inputs)
+        found = self.parts.get(key)
         if found is None:
-            found = shared[key] = caller()
+            found = caller()
+            self.parts.keep(key, found)
         return found
+
+
+def rendered(*_inputs, caller: Callable[[], Markup]) -> Markup:
+    """memo() for a page rendered without the parts kept: every part rendered now."""
+    return caller()
 
 
 # Messages a renderer keeps translated: the templates' own, a few hundred; past this it starts over.
@@ -150,7 +156,8 @@ def renderer(app: Flask, locale: str, base_url: str) -> Renderer:
     if found is None:
         if len(renderers) >= RENDERERS_KEPT:
             renderers.clear()
-        found = renderers[locale, base_url] = Renderer(app, locale, base_url)
+        parts = app.extensions.setdefault("companion.rendered_parts", RenderedParts())
+        found = renderers[locale, base_url] = Renderer(app, locale, base_url, parts)
     return found
 
 
@@ -330,10 +337,9 @@ def render_frames(app: Flask, code: str, pages: list[PageView]) -> dict[tuple, s
     worker = app.extensions["companion.render_worker"]
     frame_data = [(page.locale, page.base_url, game.id, context) for page, _render, game, context in html]
     from_worker = worker.render(frame_data) if worker else [None] * len(html)
-    shared: dict = {}  # the parts all pages of a kind show alike, rendered once for this change
-    for (page, render, game, context), rendered in zip(html, from_worker, strict=True):
+    for (page, render, game, context), by_worker in zip(html, from_worker, strict=True):
         try:
-            frames[page.render_key] = rendered or render.render(game, context, shared)
+            frames[page.render_key] = by_worker or render.render(game, context)
         except Exception as error:  # noqa: BLE001 - the page's own thread raises it
             frames[page.render_key] = error
     return frames

@@ -26,11 +26,11 @@ def serve_frames(settings: dict, channel: socket.socket) -> None:
     while (message := receive(frames)) is not None:
         number, batch = message
         started = time.perf_counter()
-        html, errors, shared = [], [], {}  # a batch is one change's frames: the parts its pages share, rendered once
+        html, errors = [], []
         for locale, base_url, game_id, context in batch:
             try:
                 # Its regions found here too, on this core: the server's socket sends only those that changed.
-                html.append(with_spans(renderer(app, locale, base_url).render(installed[game_id], context, shared)))
+                html.append(with_spans(renderer(app, locale, base_url).render(installed[game_id], context)))
             except Exception as failure:  # noqa: BLE001 - the server renders this frame itself and meets the error there
                 html.append(None)
                 errors.append(repr(failure))

@@ -1,0 +1,85 @@
+"""Parts of pages already rendered, by what they were rendered from: a push renders only the parts whose inputs changed.
+
+A part is a `{% call memo(name, inputs…) %}` block of a live part's template (web/frames.py, Renderer.memo): its HTML
+is kept under a digest of its name, its inputs and what every part of its page depends on (the language, the address,
+the kind of page, the table and its names). The next push of any page that shows the part from the same inputs (the
+same page after a change elsewhere, or the next seat's page of the same change) takes it from here instead of
+rendering it again.
+
+The parts are kept up to a budget of characters, the least recently used dropped first, so that the memory stays
+bounded whatever clients ask for. No Flask and no I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+
+from jinja2 import Undefined
+from markupsafe import Markup
+
+# Characters of HTML kept in each process (the server's and its render worker's): about two pages of every seat and
+# display of a thousand real tables (a Mice and Mystics seat's page is 40,000 characters, most of it in parts).
+BUDGET = 48_000_000
+
+
+def part_key(page: str, name: str, inputs: tuple) -> bytes:
+    """The key of a part: its page's (`page`, as page_of() gives it), its name and its inputs, which must be plain
+    data (what JSON holds; anything else raises TypeError, so an input whose text would not tell it apart is never
+    taken for the same)."""
+    inputs_text = json.dumps(inputs, ensure_ascii=False, separators=(",", ":"), default=undefined)
+    text = f"{page}\0{name}\0{inputs_text}"
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+def undefined(value: object) -> str:
+    """What a template's missing value (`view.surge` of a view without it) stands for in a key: a text no plain input
+    holds."""
+    if isinstance(value, Undefined):
+        return "\0undefined"
+    raise TypeError(f"a part's input must be plain data, not {type(value).__name__}")
+
+
+def page_of(locale: str, base_url: str, context: dict) -> str:
+    """What every part of a page depends on besides its own inputs: the language, the address (its links), the kind
+    of page (a seat's, the display, the host page: their forms differ), whether the host holds it, the table and who
+    sits where."""
+    fields = [locale, base_url, context["page"], context["is_host"], context["code"], context["names"]]
+    return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
+
+
+class RenderedParts:
+    """The parts rendered in this process, the least recently used dropped past `budget` characters."""
+
+    def __init__(self, budget: int = BUDGET):
+        self.budget = budget
+        self._parts: OrderedDict[bytes, Markup] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()  # pages render in threads of their own
+
+    def get(self, key: bytes) -> Markup | None:
+        with self._lock:
+            found = self._parts.get(key)
+            if found is not None:
+                self._parts.move_to_end(key)
+            return found
+
+    def keep(self, key: bytes, part: Markup) -> None:
+        with self._lock:
+            if key in self._parts:
+                return
+            self._parts[key] = part
+            self._size += len(part)
+            while self._size > self.budget:
+                _key, dropped = self._parts.popitem(last=False)
+                self._size -= len(dropped)
+
+    @property
+    def size(self) -> int:
+        """Characters kept."""
+        return self._size
+
+    def __len__(self) -> int:
+        return len(self._parts)
