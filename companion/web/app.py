@@ -99,6 +99,9 @@ def _pages(app: Flask, installed: dict[str, Game]) -> None:
     """Static files, the games' own templates and files, and the pages, the API and the socket."""
     assets.init_app(app)
     game_files.init_app(app, installed)
+    # A part of a live part's template on a page Flask renders whole (the history page, a partial a test renders
+    # alone): rendered now. The live part itself is rendered by frames.Renderer, which keeps its parts.
+    app.jinja_env.globals["memo"] = frames.rendered
     for blueprint in (pages.bp, qr_codes.bp, app_shell.bp, errors.bp, api.bp):
         app.register_blueprint(blueprint)
     ws.sock.init_app(app)
