@@ -29,8 +29,7 @@ def part_key(page: str, name: str, inputs: tuple) -> bytes:
     """The key of a part: its page's (`page`, as page_of() gives it), its name and its inputs, which must be plain
     data (what JSON holds; anything else raises TypeError, so an input whose text would not tell it apart is never
     taken for the same)."""
-    inputs_text = json.dumps(inputs, ensure_ascii=False, separators=(",", ":"), default=undefined)
-    text = f"{page}\0{name}\0{inputs_text}"
+    text = f"{page}\0{name}\0{plain_text(inputs)}"
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
@@ -42,12 +41,20 @@ def undefined(value: object) -> str:
     raise TypeError(f"a part's input must be plain data, not {type(value).__name__}")
 
 
+def plain_text(value) -> str:
+    """Plain data as text (JSON), each value told apart."""
+    return ENCODER.encode(value)
+
+
 def page_of(locale: str, base_url: str, context: dict) -> str:
     """What every part of a page depends on besides its own inputs: the language, the address (its links), the kind
     of page (a seat's, the display, the host page: their forms differ), whether the host holds it, the table and who
     sits where."""
-    fields = [locale, base_url, context["page"], context["is_host"], context["code"], context["names"]]
-    return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
+    return plain_text([locale, base_url, context["page"], context["is_host"], context["code"], context["names"]])
+
+
+# One encoder for every key: json.dumps with options makes one per call.
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=undefined)
 
 
 class RenderedParts:
