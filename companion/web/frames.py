@@ -156,7 +156,9 @@ def renderer(app: Flask, locale: str, base_url: str) -> Renderer:
     if found is None:
         if len(renderers) >= RENDERERS_KEPT:
             renderers.clear()
-        parts = app.extensions.setdefault("companion.rendered_parts", RenderedParts())
+        parts = app.extensions.get("companion.rendered_parts")
+        if parts is None:
+            parts = app.extensions["companion.rendered_parts"] = RenderedParts(app.config["RENDERED_PARTS_MB"] * 1e6)
         found = renderers[locale, base_url] = Renderer(app, locale, base_url, parts)
     return found
 

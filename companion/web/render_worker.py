@@ -59,8 +59,8 @@ Frame = tuple[str, str, str, dict]
 
 def render_settings(app: Flask) -> dict:
     """What a worker's pages must share with the server's: the games, the address phones are given, the language,
-    the build."""
-    keys = ("DATA_DIR", "EXTRA_GAMES", "PUBLIC_URL", "BABEL_DEFAULT_LOCALE", "BUILD")
+    the build; and how much it keeps of what it rendered."""
+    keys = ("DATA_DIR", "EXTRA_GAMES", "PUBLIC_URL", "BABEL_DEFAULT_LOCALE", "BUILD", "RENDERED_PARTS_MB")
     return {key: app.config[key] for key in keys}
 
 

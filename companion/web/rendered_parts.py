@@ -6,8 +6,10 @@ the kind of page, the table and its names). The next push of any page that shows
 same page after a change elsewhere, or the next seat's page of the same change) takes it from here instead of
 rendering it again.
 
-The parts are kept up to a budget of characters, the least recently used dropped first, so that the memory stays
-bounded whatever clients ask for. No Flask and no I/O.
+The parts are kept up to a budget of bytes (COMPANION_RENDERED_PARTS_MB), the least recently used dropped first, so
+that the memory stays bounded whatever clients ask for. A change of a table touches parts of 40-100 KB (all its pages
+in one language, bench/RESULTS.md): a budget below that times the tables that play at once keeps a part only until
+the other tables have pushed past it, and every page is rendered whole again. No Flask and no I/O.
 """
 
 from __future__ import annotations
@@ -20,9 +22,8 @@ from collections import OrderedDict
 from jinja2 import Undefined
 from markupsafe import Markup
 
-# Characters of HTML kept in each process (the server's and its render worker's): about two pages of every seat and
-# display of a thousand real tables (a Mice and Mystics seat's page is 40,000 characters, most of it in parts).
-BUDGET = 48_000_000
+# What an entry costs besides its part: its key and its place in the dict, in bytes.
+ENTRY_BYTES = 150
 
 
 def part_key(page: str, name: str, inputs: tuple) -> bytes:
@@ -58,34 +59,37 @@ ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=un
 
 
 class RenderedParts:
-    """The parts rendered in this process, the least recently used dropped past `budget` characters."""
+    """The parts rendered in this process, as UTF-8 (half a Czech part's size as a string), the least recently used
+    dropped past `budget` bytes."""
 
-    def __init__(self, budget: int = BUDGET):
+    def __init__(self, budget: float):
         self.budget = budget
-        self._parts: OrderedDict[bytes, Markup] = OrderedDict()
+        self._parts: OrderedDict[bytes, bytes] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()  # pages render in threads of their own
 
     def get(self, key: bytes) -> Markup | None:
         with self._lock:
             found = self._parts.get(key)
-            if found is not None:
-                self._parts.move_to_end(key)
-            return found
+            if found is None:
+                return None
+            self._parts.move_to_end(key)
+        return Markup(found.decode())
 
     def keep(self, key: bytes, part: Markup) -> None:
+        kept = part.encode()
         with self._lock:
             if key in self._parts:
                 return
-            self._parts[key] = part
-            self._size += len(part)
+            self._parts[key] = kept
+            self._size += len(kept) + ENTRY_BYTES
             while self._size > self.budget:
                 _key, dropped = self._parts.popitem(last=False)
-                self._size -= len(dropped)
+                self._size -= len(dropped) + ENTRY_BYTES
 
     @property
     def size(self) -> int:
-        """Characters kept."""
+        """Bytes kept, with what each entry costs besides its part."""
         return self._size
 
     def __len__(self) -> int:

@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from bench.game_scripts import Recording
 from companion.web.frames import live_context, renderer
-from companion.web.rendered_parts import RenderedParts, part_key
+from companion.web.rendered_parts import ENTRY_BYTES, RenderedParts, part_key
 from tests.e2e.walk import options_for
 from tests.pages import MOST_SEATS
 
@@ -22,17 +22,25 @@ ACTIONS = 200
 
 
 def test_the_least_recently_used_parts_go_first_past_the_budget():
-    parts = RenderedParts(budget=10)
+    parts = RenderedParts(budget=2 * (ENTRY_BYTES + 4))
     parts.keep(b"a", Markup("aaaa"))
     parts.keep(b"b", Markup("bbbb"))
     assert parts.get(b"a") == "aaaa"  # used: now the newest
     parts.keep(b"c", Markup("cccc"))
     assert (parts.get(b"a"), parts.get(b"b"), parts.get(b"c")) == ("aaaa", None, "cccc")
-    assert parts.size == 8 and len(parts) == 2
+    assert parts.size == 2 * (ENTRY_BYTES + 4) and len(parts) == 2
+
+
+def test_a_part_is_counted_by_its_bytes_and_given_back_as_it_was_kept():
+    parts = RenderedParts(budget=10_000)
+    parts.keep(b"a", Markup("<b>Přemysl</b>"))
+    assert parts.size == ENTRY_BYTES + len("<b>Přemysl</b>".encode())
+    found = parts.get(b"a")
+    assert found == "<b>Přemysl</b>" and isinstance(found, Markup)
 
 
 def test_a_part_larger_than_the_budget_is_not_kept():
-    parts = RenderedParts(budget=3)
+    parts = RenderedParts(budget=ENTRY_BYTES + 3)
     parts.keep(b"a", Markup("aaaa"))
     assert parts.get(b"a") is None and parts.size == 0
 
