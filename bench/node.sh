@@ -32,9 +32,11 @@ if [ "$CONFIG" = postgres-redis ]; then
 fi
 cd "$project"
 masters=""
+# The load generator is one client address with thousands of sockets: no budget of connections per address or
+# connections at once (the server's defaults let one address open 100).
 serve() {  # serve PORT WORKERS: one gunicorn with that many workers on 127.0.0.1:PORT
   COMPANION_EXTRA_GAMES=bench.sealed_bid COMPANION_RATE_LIMIT_TABLES=1000000 COMPANION_RATE_LIMIT_SEATS=1000000 \
-  COMPANION_SOCKET_RATE=1000000 \
+  COMPANION_SOCKET_RATE=1000000 COMPANION_CONNECTIONS_PER_ADDRESS=100000 COMPANION_MAX_CONNECTIONS=100000 \
   COMPANION_BIND=127.0.0.1:$1 COMPANION_WORKER_CLASS=$WORKER COMPANION_WORKERS=$2 COMPANION_DATA_DIR=$data \
   PYTHONPATH=$project .venv/bin/python -m gunicorn -c deploy/gunicorn.conf.py 'companion.web.app:create_app()' \
     >"$data/server-$1.log" 2>&1 &
