@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion.web.frame_regions import DIFF_WORD, SentFrames, placeholder, split, with_spans
+from companion.web.frame_regions import DIFF_WORD, WORTH_SPLITTING, SentFrames, placeholder, split, with_spans
 from tests.pages import LONG_NAMES, MOST_SEATS, Device, PlayedTable
 
 LANGUAGES = ("en", "cs", "nl")
@@ -71,7 +71,8 @@ def test_an_empty_id_is_no_region():
 
 
 def test_a_frame_sent_again_is_a_diff_of_no_region_and_the_page_that_asks_is_sent_it_whole():
-    frame = '<div id="live" data-seq="1"><section id="game"><p id="a">1</p><p id="b">2</p></section></div>'
+    text = "x" * WORTH_SPLITTING
+    frame = f'<div id="live" data-seq="1"><section id="game"><p id="a">{text}</p><p id="b">2</p></section></div>'
     sent = SentFrames()
     whole = sent.as_sent(frame)
     assert NAME.sub("", whole) == frame
@@ -81,6 +82,13 @@ def test_a_frame_sent_again_is_a_diff_of_no_region_and_the_page_that_asks_is_sen
     assert REGION.findall(changed.split("\n", 1)[1]) == [("b", '<p id="b">3</p>')]
     sent.forget()
     assert NAME.sub("", sent.as_sent(frame)) == frame
+
+
+def test_a_frame_too_short_to_be_worth_splitting_is_sent_whole_every_time():
+    frame = '<div id="live" data-seq="1"><section id="game"><p id="a">1</p><p id="b">2</p></section></div>'
+    sent = SentFrames()
+    assert sent.as_sent(frame) == frame and sent.as_sent(frame) == frame
+    assert with_spans(frame) == frame and not hasattr(with_spans(frame), "spans")
 
 
 @pytest.mark.parametrize(
