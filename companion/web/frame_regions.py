@@ -13,6 +13,7 @@ each id once; a frame that does not (`split` returns None) is sent whole.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -38,47 +39,68 @@ def placeholder(region: str) -> str:
     return f'<template data-keep="{region}"></template>'
 
 
-@dataclass(frozen=True)
-class Regions:
-    """A frame's regions in document order, each with its own part."""
-
-    order: tuple[str, ...]
-    own: dict[str, str]
-    keys: frozenset[int]  # one per region, its id and own part: a base's regions, compared without their text
-
-    def changed_since(self, base_keys: frozenset[int]) -> list[str]:
-        return [region for region in self.order if hash((region, self.own[region])) not in base_keys]
-
-
 # Where a frame's regions lie: region -> (start, end), and region (None: the frame) -> the regions right inside it.
 Spans = tuple[dict[str, tuple[int, int]], dict[str | None, list[str]]]
+# Each region's key: a digest of its id and its own part, the same in every process (regions compared without their
+# text, the base's with the new frame's whichever process split them).
+Keys = dict[str, bytes]
+
+
+@dataclass(frozen=True)
+class Regions:
+    """A frame's regions in document order, each with the key of its own part."""
+
+    frame: str
+    spans: Spans
+    keys: Keys
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        return tuple(self.keys)
+
+    def own(self, region: str) -> str:
+        """The region's own part: its HTML with each region inside it left as a placeholder."""
+        spans, inside = self.spans
+        return _own_part(self.frame, spans, region, inside.get(region, ()))
+
+    def changed_since(self, base_keys: frozenset[bytes]) -> list[str]:
+        return [region for region, key in self.keys.items() if key not in base_keys]
 
 
 class SplitFrame(str):
-    """A frame with its regions' spans, found where it was rendered (in the render worker, on the other core)."""
+    """A frame with its regions' spans and keys, found where it was rendered (in the render worker, on the other
+    core: the server only compares the keys and slices the regions that changed)."""
 
-    spans: Spans | None
+    found: tuple[Spans, Keys] | None
 
 
 def with_spans(frame: str) -> SplitFrame | str:
-    """The frame with its regions' spans; a frame sent whole as it is (too short to be worth splitting) without."""
+    """The frame with its regions' spans and keys; a frame sent whole as it is (too short to be worth splitting)
+    without."""
     if len(frame) < WORTH_SPLITTING:
         return frame
     found = SplitFrame(frame)
-    found.spans = spans_of(frame)
+    found.found = _spans_and_keys(frame)
     return found
 
 
 def split(frame: str) -> Regions | None:
-    """The frame's regions (by the spans found with it, else found now); None when its elements do not nest as
-    written or an id is given twice."""
-    found = frame.spans if isinstance(frame, SplitFrame) else spans_of(frame)
+    """The frame's regions (as found with it, else found now); None when its elements do not nest as written or an id
+    is given twice."""
+    found = frame.found if isinstance(frame, SplitFrame) else _spans_and_keys(frame)
+    return found and Regions(frame, *found)
+
+
+def _spans_and_keys(frame: str) -> tuple[Spans, Keys] | None:
+    found = spans_of(frame)
     if found is None:
         return None
     spans, inside = found
-    own = {region: _own_part(frame, spans, region, inside.get(region, ())) for region in spans}
-    keys = frozenset(hash((region, part)) for region, part in own.items())
-    return Regions(tuple(spans), own, keys)  # spans are kept in document order
+    keys = {}
+    for region in spans:  # in document order
+        own = _own_part(frame, spans, region, inside.get(region, ()))
+        keys[region] = hashlib.blake2b(f"{region}\0{own}".encode(), digest_size=8).digest()
+    return found, keys
 
 
 def spans_of(frame: str) -> Spans | None:
@@ -162,12 +184,12 @@ def named(frame: str, regions: Regions, name: str) -> str:
     return frame.replace(f'id="{root}"', f'id="{root}" data-frame="{name}"', 1)
 
 
-def diff(base: str, base_keys: frozenset[int], new: Regions, name: str) -> str:
+def diff(base: str, base_keys: frozenset[bytes], new: Regions, name: str) -> str:
     """The diff frame from the frame named `base` (its regions' keys) to `new`, named `name`: each changed region's
     own part."""
     head = f"{DIFF_WORD} {base} {name}\n"
     return head + "".join(
-        f'<template data-region="{region}">{new.own[region]}</template>' for region in new.changed_since(base_keys)
+        f'<template data-region="{region}">{new.own(region)}</template>' for region in new.changed_since(base_keys)
     )
 
 
@@ -175,7 +197,7 @@ class SentFrames:
     """What one page's socket has sent: its HTML frames, the first whole, each after it as a diff from the last."""
 
     def __init__(self):
-        self._last: tuple[str, frozenset[int]] | None = None  # the last frame sent: its name, its regions' keys
+        self._last: tuple[str, frozenset[bytes]] | None = None  # the last frame sent: its name, its regions' keys
 
     def forget(self) -> None:
         """Send the next frame whole: the page does not show the frame the last diff was made from."""
@@ -190,5 +212,5 @@ class SentFrames:
             return frame
         # Random: no count that tells a page of other tables' frames, and no name a page's last socket gave already.
         last, name = self._last, os.urandom(6).hex()
-        self._last = (name, regions.keys)
+        self._last = (name, frozenset(regions.keys.values()))
         return named(frame, regions, name) if last is None else diff(*last, regions, name)

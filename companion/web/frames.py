@@ -125,7 +125,7 @@ class Renderer:
         """`{% call memo(name, inputs…) %}…{% endcall %}`: a part of the page rendered from its inputs alone (and what
         every part of its page depends on: rendered_parts.page_of), rendered once for every page and push that shows
         it from the same inputs. A part may use anything of the page's data only through its inputs, the seat's
-        included: tests/platform/test_render_worker.py holds every page of random games to its frame rendered without
+        included: tests/platform/test_rendered_parts.py holds every page of random games to the page rendered without
         parts kept."""
         key = part_key(page, name, inputs)
         found = self.parts.get(key)

@@ -31,7 +31,8 @@ def shown_after(shown: str | None, sent: str) -> str:
     head, regions = sent.split("\n", 1)
     _word, base, name = head.split(" ")
     assert shown is not None and NAME.search(shown).group(1) == base, "a diff from a frame the page does not show"
-    own = split(NAME.sub("", shown, count=1)).own
+    before = split(NAME.sub("", shown, count=1))
+    own = {region: before.own(region) for region in before.order}
     own.update(REGION.findall(regions))
     root = next(iter(own))
     return composed(own, root).replace(f'id="{root}"', f'id="{root}" data-frame="{name}"', 1)

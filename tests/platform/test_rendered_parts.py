@@ -18,7 +18,7 @@ from tests.pages import MOST_SEATS
 LANGUAGES = ("en", "cs", "nl")
 BASE_URL = "http://127.0.0.1:8000/"
 # Actions played of each game, in as many whole games as that takes.
-ACTIONS = 200
+ACTIONS = 150
 
 
 def test_the_least_recently_used_parts_go_first_past_the_budget():
