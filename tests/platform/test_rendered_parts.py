@@ -78,9 +78,11 @@ def check_every_page(app, table: Recording) -> int:
     seats = list(table.names)
     for step in itertools.count():
         # Every other action all phones in one language (seats alike but for the seat may share a part: they must not
-        # share what tells them apart), in between each its own.
+        # share what tells them apart), in between each its own. The host's phone is the last seat's: the host's
+        # key differs, and the first seats (Mister X's, at the start of his empty log) must meet the others alike.
         pages = [
-            (seat, LANGUAGES[(step + number * (step % 2)) % 3], number == 0, False) for number, seat in enumerate(seats)
+            (seat, LANGUAGES[(step + number * (step % 2)) % 3], number == len(seats) - 1, False)
+            for number, seat in enumerate(seats)
         ]
         pages += [(None, LANGUAGES[step % 3], False, False), (None, LANGUAGES[(step + 1) % 3], True, True)]
         for seat, locale, is_host, host_page in pages:
