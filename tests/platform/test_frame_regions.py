@@ -79,6 +79,24 @@ def test_an_empty_id_is_no_region():
     assert split(frame).order == ("live", "a")
 
 
+def test_regions_nested_in_regions_of_their_own_tag_and_of_others_end_where_their_elements_close():
+    """A region's scan steps over the regions inside it: the elements around and between them still count."""
+    frame = (
+        '<div id="live"><div><div id="a"><div>x</div><ul id="l"><li id="l1"><div>y</div></li><li>z</li></ul>'
+        '<div></div></div></div><div id="b"><div></div></div><input id="i"><br/></div>'
+    )
+    regions = split(frame)
+    assert regions.order == ("live", "a", "l", "l1", "b", "i")
+    inside = {None: ["live"], "live": ["a", "b", "i"], "a": ["l"], "l": ["l1"], "l1": [], "b": [], "i": []}
+    assert regions.spans[1] == inside
+    assert regions.own("live") == (
+        f'<div id="live"><div>{placeholder("a")}</div>{placeholder("b")}{placeholder("i")}<br/></div>'
+    )
+    assert regions.own("a") == f'<div id="a"><div>x</div>{placeholder("l")}<div></div></div>'
+    assert regions.own("l") == f'<ul id="l">{placeholder("l1")}<li>z</li></ul>'
+    assert regions.own("b") == '<div id="b"><div></div></div>'
+
+
 def test_a_frame_sent_again_is_a_diff_of_no_region_and_the_page_that_asks_is_sent_it_whole():
     text = "x" * WORTH_SPLITTING
     frame = f'<div id="live" data-seq="1"><section id="game"><p id="a">{text}</p><p id="b">2</p></section></div>'
