@@ -35,7 +35,7 @@ def main() -> None:
     parser.add_argument("--renders", type=int, default=200, help="frames rendered in each of the 5 runs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
-        game = LongGame(create_app({"DATA_DIR": data, "RENDER_WORKER": False}))
+        game = LongGame(create_app({"DATA_DIR": data, "RENDER_WORKERS": 0}))
         game.fast_forward(args.at)
         found = {"actions": game.actions}
         for name, seat in (("display", None), ("seat", SEATS[0])):

@@ -127,7 +127,7 @@ def record(game_id: str, seed: int, limit: int) -> Script:
     """A seeded random game of `game_id` with the most players, played to its end (or `limit` actions)."""
     options = options_for(game_id, seed)
     with tempfile.TemporaryDirectory(prefix="companion-script-") as data:
-        app = create_app({"DATA_DIR": data, "REPLAY_SEED": REPLAY_SEED, "RENDER_WORKER": False})
+        app = create_app({"DATA_DIR": data, "REPLAY_SEED": REPLAY_SEED, "RENDER_WORKERS": 0})
         recording = Recording(app, game_id, seed, options)
         steps = recording.play(limit)
         return Script(game_id, seed, options, recording.names, steps)

@@ -126,7 +126,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
         # Every frame rendered here, so that the process time counts it (a render worker's would not).
-        game = LongGame(create_app({"DATA_DIR": data, "RENDER_WORKER": False}))
+        game = LongGame(create_app({"DATA_DIR": data, "RENDER_WORKERS": 0}))
         for checkpoint in sorted(int(at) for at in args.at.split(",")):
             game.fast_forward(max(0, checkpoint - game.actions))
             print(json.dumps(game.measure(args.window)), flush=True)

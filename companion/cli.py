@@ -79,8 +79,8 @@ def serve(args: argparse.Namespace) -> None:
     handler = type("Handler", (LanRequestHandler,), {"request_timeout": app.config["REQUEST_TIMEOUT"]})
     connections = connection_budget(app.config, total=app.config["MAX_CONNECTIONS"])
     server = LanServer(args.host, args.port, app, handler, ssl_context=ssl_context, connections=connections)
-    if app.extensions["companion.render_worker"] is not None:
-        app.extensions["companion.render_worker"].start()
+    if app.extensions["companion.render_workers"] is not None:
+        app.extensions["companion.render_workers"].start()
     print_join(public_url + "/")
     with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()

@@ -48,9 +48,9 @@ def from_environment() -> dict:
         "CONNECTIONS_PER_ADDRESS": int(env.get("COMPANION_CONNECTIONS_PER_ADDRESS", "100")),
         # Add-on games: comma-separated modules that expose `game`, registered beside the built-in ones.
         "EXTRA_GAMES": env.get("COMPANION_EXTRA_GAMES", ""),
-        # A second process renders the pages' pushed frames (companion/web/render_worker.py): on where there is a
-        # second core, "0" turns it off.
-        "RENDER_WORKER": env.get("COMPANION_RENDER_WORKER", "1" if (os.cpu_count() or 1) > 1 else "0") == "1",
+        # Processes beside the server's that render the pages' pushed frames (companion/web/render_worker.py): one per
+        # core where there are two or more; "0": the server renders them itself.
+        "RENDER_WORKERS": int(env.get("COMPANION_RENDER_WORKERS", render_workers())),
         # The build told to pages (a page of another build reloads itself): by default the package's version and a
         # hash of its files (companion.assets.package_build); a deploy may name its own.
         "BUILD": env.get("COMPANION_BUILD") or None,
@@ -68,3 +68,9 @@ def secret_key(data_dir: str) -> str:
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def render_workers() -> str:
+    """One render worker per core (a box of one core: none, the server renders)."""
+    cores = os.cpu_count() or 1
+    return str(cores if cores > 1 else 0)

@@ -36,14 +36,14 @@ control_socket_disable = True
 
 def post_worker_init(worker):
     """Keep the garbage collector's pauses short (companion/collector.py), let pages go on SIGTERM, and start the
-    render worker (companion/web/render_worker.py) before the first pages open."""
+    render workers (companion/web/render_worker.py) before the first pages open."""
     from companion.collector import keep_full_collections_short
 
     keep_full_collections_short()
     let_pages_go_on_stop(worker)
-    render_worker = getattr(worker.wsgi, "extensions", {}).get("companion.render_worker")
-    if render_worker is not None:
-        render_worker.start()
+    render_workers = getattr(worker.wsgi, "extensions", {}).get("companion.render_workers")
+    if render_workers is not None:
+        render_workers.start()
 
 
 def let_pages_go_on_stop(worker):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.config import render_workers
 from companion.web.app import create_app
 
 TESTS = Path(__file__).resolve().parent
@@ -25,11 +26,12 @@ STARTING = 120
 
 @pytest.fixture
 def app(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "EXTRA_GAMES": TEST_GAMES})
+    # One render worker (on a box of one core, none): a test that pushes frames starts one process, not one per core.
+    workers = min(1, int(render_workers()))
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "EXTRA_GAMES": TEST_GAMES, "RENDER_WORKERS": workers})
     yield app
-    worker = app.extensions["companion.render_worker"]
-    if worker is not None:
-        worker.stop()  # started by a test that pushed frames; it would last as long as the test run
+    if workers:
+        app.extensions["companion.render_workers"].stop()  # started by a test that pushed frames
 
 
 @pytest.fixture
@@ -55,7 +57,14 @@ class ServerProcess:
         self.data_dir = data_dir
         self.tls = tls
         self.port = port or free_port()
-        self.env = {**os.environ, "PYTHONPATH": str(TESTS.parent), "COMPANION_EXTRA_GAMES": TEST_GAMES, **(env or {})}
+        self.env = {
+            **os.environ,
+            "PYTHONPATH": str(TESTS.parent),
+            "COMPANION_EXTRA_GAMES": TEST_GAMES,
+            # As the tests' apps: one render worker, not one per core (the suite starts dozens of servers).
+            "COMPANION_RENDER_WORKERS": str(min(1, int(render_workers()))),
+            **(env or {}),
+        }
         self.process: subprocess.Popen | None = None
 
     @property

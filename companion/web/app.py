@@ -14,7 +14,7 @@ from companion.paths import resource_dir
 from companion.store.opening import open_store
 from companion.tables import Tables
 from companion.web import api, app_shell, errors, frames, game_files, pages, qr_codes, ws
-from companion.web.render_worker import RenderWorker, render_settings
+from companion.web.render_worker import RenderWorkers, render_settings
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -41,10 +41,9 @@ def create_app(config: dict | None = None) -> Flask:
         replay_seed=app.config["REPLAY_SEED"],
     )
     app.extensions["companion.hub"] = hub
-    # A second core renders the pushed frames (companion/web/render_worker.py).
-    app.extensions["companion.render_worker"] = (
-        RenderWorker(render_settings(app)) if app.config["RENDER_WORKER"] else None
-    )
+    # The other cores render the pushed frames (companion/web/render_worker.py).
+    workers = app.config["RENDER_WORKERS"]
+    app.extensions["companion.render_workers"] = RenderWorkers(render_settings(app), workers) if workers else None
 
     i18n.init_app(app, installed)
     boundary.init_app(app)

@@ -336,9 +336,9 @@ def render_frames(app: Flask, code: str, pages: list[PageView]) -> dict[tuple, s
                 html.append((page, render, *context))
         except Exception as error:  # noqa: BLE001 - the page's own thread raises it
             frames[page.render_key] = error
-    worker = app.extensions["companion.render_worker"]
+    workers = app.extensions["companion.render_workers"]
     frame_data = [(page.locale, page.base_url, game.id, context) for page, _render, game, context in html]
-    from_worker = worker.render(frame_data) if worker else [None] * len(html)
+    from_worker = workers.render(frame_data, code) if workers else [None] * len(html)
     for (page, render, game, context), by_worker in zip(html, from_worker, strict=True):
         try:
             frames[page.render_key] = by_worker or render.render(game, context)

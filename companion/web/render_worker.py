@@ -1,7 +1,7 @@
-"""The pushed frames rendered in a second process, so that a box's second core renders too: the server's side.
+"""The pushed frames rendered in other processes, so that a box's cores all render: the server's side.
 
 One process serves every table (the store's one writer, the in-process hub). Most of its CPU under load goes on
-rendering each open page's HTML frame (Jinja; bench/RESULTS.md). The render worker (render_process.py) is a fresh
+rendering each open page's HTML frame (Jinja; bench/RESULTS.md). A render worker (render_process.py) is a fresh
 interpreter with the pages' templates, languages and URLs and nothing
 else (no store, no tables): the server sends it a frame's plain data (web.frames.live_context, built from the one
 seat's view) and gets the HTML back, the same HTML it would have rendered itself. The frames one change of a table
@@ -27,6 +27,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 from collections.abc import Callable
 
 from flask import Flask
@@ -222,6 +223,26 @@ class RenderWorker:
         with self._lock:
             if self._process is not None:
                 self._process.kill()
+
+
+class RenderWorkers:
+    """The server's render workers: one per core beside the server's, each table's frames rendered by the same one
+    (its parts are kept there: a table's next push finds them, bench/RESULTS.md)."""
+
+    def __init__(self, settings: dict, count: int):
+        self.workers = [RenderWorker(settings) for _ in range(count)]
+
+    def start(self) -> None:
+        for worker in self.workers:
+            worker.start()
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+
+    def render(self, frames: list[Frame], table: str) -> list[str | None]:
+        """RenderWorker.render() by the worker of this table."""
+        return self.workers[zlib.crc32(table.encode()) % len(self.workers)].render(frames)
 
 
 class CpuShare:

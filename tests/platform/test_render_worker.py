@@ -28,8 +28,9 @@ BASE_URL = "http://127.0.0.1:8000/"
 @pytest.fixture
 def worker(app):
     """The app's render worker, started and answering."""
-    worker = app.extensions["companion.render_worker"]
-    assert worker is not None, "a box with two cores has a render worker"
+    workers = app.extensions["companion.render_workers"]
+    assert workers is not None, "a box with two cores has render workers"
+    (worker,) = workers.workers
     worker.start()
     service = app.extensions["companion"]
     code, _host = service.create("secret-notes", {"players": 2})
@@ -91,7 +92,7 @@ def frame_data(app, code: str, seat: str | None, locale: str = "en", host_page: 
 
 
 def rendered_by_worker(app, code: str, seat: str | None, locale: str = "en", host_page: bool = False) -> str | None:
-    return app.extensions["companion.render_worker"].render([frame_data(app, code, seat, locale, host_page)])[0]
+    return app.extensions["companion.render_workers"].render([frame_data(app, code, seat, locale, host_page)], code)[0]
 
 
 def rendered_afresh(app, code: str, page: OpenPage) -> str | None:
@@ -309,6 +310,25 @@ def test_a_frame_the_worker_cannot_render_is_rendered_by_the_server(app, service
     sent = [(locale, base_url, "no-such-game", context), frame_data(app, code, "player-1")]
     assert worker.render(sent) == [None, rendered_here(app, code, "player-1")], "the others of its message are rendered"
     assert rendered_by_worker(app, code, None) == rendered_here(app, code, None), "and it goes on rendering"
+
+
+def test_each_table_s_frames_go_to_one_worker_of_several_and_the_tables_to_all_of_them(app, service):
+    """A table's parts are kept in the worker that rendered its last push: its next push goes there too. Each worker
+    renders its own tables' frames, and a worker gone leaves its tables' frames to the server, not to another."""
+    workers = render_workers.RenderWorkers(render_settings(app), 2)
+    codes = [service.create("secret-notes", {"players": 2})[0] for _ in range(12)]
+    workers.start()
+    try:
+        wait_until(lambda: all(workers.render([frame_data(app, code, None)], code)[0] for code in codes), "both answer")
+        ended = workers.workers[0]
+        ended.stop()
+        wait_until(lambda: ended.pid is None, "the first worker has ended")
+        by_server = [code for code in codes if workers.render([frame_data(app, code, None)], code)[0] is None]
+        assert 0 < len(by_server) < len(codes), "the tables are spread over both workers"
+        for _ in range(3):  # however often asked: a table's worker does not change
+            assert [c for c in codes if workers.render([frame_data(app, c, None)], c)[0] is None] == by_server
+    finally:
+        workers.stop()
 
 
 def test_a_busy_server_leaves_a_longer_backlog_to_the_worker(app, service):

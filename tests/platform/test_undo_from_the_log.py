@@ -88,7 +88,7 @@ def test_in_each_game_undoing_from_any_point_gives_the_log_folded_from_scratch(t
     from every point of its log, the table brought there (its log copied to a table of its own) and undone a few
     times, and from its end undone all the way back. All but Mice and Mystics get past a snapshot in their 60 taps
     (crossing them is the first test's)."""
-    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "RENDER_WORKER": False, "REPLAY_SEED": "undo"})
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "RENDER_WORKERS": 0, "REPLAY_SEED": "undo"})
     service = app.extensions["companion"]
     played = PlayedTable(app, app.test_client(), game_id, seed=37)
     for _tap in range(60):
