@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 # A send that has not finished after this long means the phone stopped reading.
 SEND_TIMEOUT = 5.0
 WATCHDOG_INTERVAL = 1.0
+# Seconds a table's frames are kept after their rendering began: long enough for its pages' sends and the answer to
+# the form that changed it; then a page that asks again (it reconnected, say) renders its own. Kept until the next
+# change instead, they were half the server's memory (a Mice and Mystics table's five frames: 0.4 MB).
+FRAMES_KEPT = 3.0
 
 
 class Page(Protocol):
@@ -82,7 +86,7 @@ class Hub:
         self._pages: dict[str, set] = defaultdict(set)
         self._lock = threading.Lock()
         self._versions: dict[str, int] = defaultdict(int)  # bumped by every change a page may show
-        self._frames: dict[str, tuple[int, dict]] = {}  # code -> (version, render key -> frame)
+        self._frames: dict[str, tuple[int, dict, float]] = {}  # code -> (version, render key -> frame, when)
         self._watchdog: threading.Thread | None = None
 
     def watch(self, code: str, page: Page) -> None:
@@ -155,11 +159,11 @@ class Hub:
         """The page's frame of the table's version or its rendering, and the pages this page is to render for."""
         with self._lock:
             version = self._versions.get(code, 0)
-            cached_version, frames = self._frames.get(code, (None, None))
+            cached_version, frames, _when = self._frames.get(code, (None, None, None))
             if cached_version != version:
                 frames = {}
                 if code in self._pages:  # kept while a page may ask again (a form's answer may come from no page)
-                    self._frames[code] = (version, frames)
+                    self._frames[code] = (version, frames, time.monotonic())
             if page.render_key in frames:
                 return frames[page.render_key], []
             # The pages a change woke; a presence change does not wake a seat's page, which would not show it.
@@ -175,14 +179,17 @@ class Hub:
             self._watchdog.start()
 
     def _watch_sends(self) -> None:
-        """Cut off the pages whose phone stopped reading (their send has been stuck too long), and wake those whose
-        ping is due: a page then waits for its socket without a timeout of its own, which cost a timer per wait."""
+        """Cut off the pages whose phone stopped reading (their send has been stuck too long), wake those whose ping
+        is due (a page then waits for its socket without a timeout of its own, which cost a timer per wait), and let
+        go of the tables' frames kept past FRAMES_KEPT."""
         while True:
             time.sleep(WATCHDOG_INTERVAL)
             now = time.monotonic()
             stuck_before = now - SEND_TIMEOUT
             with self._lock:
                 pages = [page for pages in self._pages.values() for page in pages]
+                for code in [code for code, (*_, when) in self._frames.items() if when < now - FRAMES_KEPT]:
+                    del self._frames[code]
             for page in pages:
                 page.remind(now)
                 started = page.sending_since()

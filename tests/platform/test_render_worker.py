@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import live
 from companion.live import Hub
 from companion.tables import token_hash
 from companion.web import render_worker as render_workers
@@ -185,6 +186,25 @@ def test_when_a_change_s_frames_fail_together_each_page_renders_its_own():
     assert hub.frame("TABLE", first) == "TABLE at http://127.0.0.1:8000/", "the page that tried renders its own"
     assert hub.frame("TABLE", second) == "TABLE at http://localhost:8000/"
     assert rendered == [2, 1, 1]
+
+
+def test_a_table_s_frames_are_kept_for_its_pages_a_while_and_then_let_go(monkeypatch):
+    """Every page of a change, and the answer to the form that made it, take the frames rendered once; a few seconds
+    on they are let go (a server's memory is not every table's last frames), and a page that asks then renders anew."""
+    monkeypatch.setattr(live, "FRAMES_KEPT", 0.3)
+    monkeypatch.setattr(live, "WATCHDOG_INTERVAL", 0.05)
+    rendered = []
+
+    def render(code, pages):
+        rendered.append(len(pages))
+        return {page.render_key: f"{code}, rendering {len(rendered)}" for page in pages}
+
+    hub, page = Hub(render=render), OpenPage()
+    hub.watch("TABLE", page)
+    hub.deliver("TABLE")
+    assert [hub.frame("TABLE", page) for _ in range(3)] == ["TABLE, rendering 1"] * 3
+    wait_until(lambda: hub.frame("TABLE", page) == "TABLE, rendering 2", "the frames are let go", within=5)
+    assert rendered == [1, 1]
 
 
 # The most seats each game deals, and names as long as a seat takes.
