@@ -9,8 +9,8 @@ brings (each page's of it) go in one message and come back in one: a round trip 
 data.
 
 The worker helps and is never waited for: while it starts, when it has more than BACKLOG of frames ahead of it
-(BUSY_BACKLOG while the server is busy itself), when it has died or answers late, the server renders the frame
-itself. A frame it cannot render is rendered by the
+(BUSY_BACKLOG while the server is busy itself, SHARED_BACKLOG when there is a worker for every core), when it has
+died or answers late, the server renders the frame itself. A frame it cannot render is rendered by the
 server too, so its error is raised where it would have been without a worker, in that page's own thread.
 """
 
@@ -44,6 +44,10 @@ BACKLOG = 0.05
 BUSY_BACKLOG = 0.5
 # A server using this much of one core of late is busy (its own rendering included).
 BUSY = 0.8
+# With a worker for every core the server has no core of its own to spare: it renders a frame itself only past this
+# backlog (seconds). A frame it renders holds every other table's push meanwhile (Mice and Mystics, 700 tables of
+# two workers: p99 5.6 s with BACKLOG and BUSY_BACKLOG, 0.87 s with this; bench/RESULTS.md).
+SHARED_BACKLOG = 2.0
 # Seconds between two looks at the server's CPU.
 BUSY_SAMPLE = 0.25
 # Seconds a frame may take in the worker before the server renders it itself (a worker this slow is stuck).
@@ -68,8 +72,14 @@ def render_settings(app: Flask) -> dict:
 class RenderWorker:
     """The server's end of one render worker process."""
 
-    def __init__(self, settings: dict, load: Callable[[], float] | None = None):
-        """load: how much of one core the server uses of late (CpuShare; a test passes its own)."""
+    def __init__(
+        self,
+        settings: dict,
+        load: Callable[[], float] | None = None,
+        backlog: tuple[float, float] = (BACKLOG, BUSY_BACKLOG),
+    ):
+        """load: how much of one core the server uses of late (CpuShare; a test passes its own); backlog: the seconds
+        of frames ahead past which the server renders the next itself, when it is not busy and when it is."""
         self.settings = settings
         self._lock = threading.Lock()  # the state below; never held while waiting on the socket
         self._sending = threading.Lock()  # one frame at a time on the socket
@@ -83,6 +93,7 @@ class RenderWorker:
         self._frame_seconds = 0.001  # what a frame takes the worker, on average of late
         self._next_start = 0.0
         self._load = load or CpuShare()
+        self._backlog, self._busy_backlog = backlog
 
     def start(self) -> None:
         """Start the worker now (a server does, so that it is ready for the first frames); else on the first frame."""
@@ -143,7 +154,7 @@ class RenderWorker:
                 return None
             backlog = self._frames_ahead * self._frame_seconds
             # Answers waiting unread: this process is behind, not the worker, whose frames ahead are done already.
-            if backlog > (BUSY_BACKLOG if self._load() > BUSY else BACKLOG) and not self._answer_unread():
+            if backlog > (self._busy_backlog if self._load() > BUSY else self._backlog) and not self._answer_unread():
                 return None
             number = next(self._numbers)
             answer = self._waiting[number] = Answer(len(frames))
@@ -230,7 +241,8 @@ class RenderWorkers:
     (its parts are kept there: a table's next push finds them, bench/RESULTS.md)."""
 
     def __init__(self, settings: dict, count: int):
-        self.workers = [RenderWorker(settings) for _ in range(count)]
+        backlog = (BACKLOG, BUSY_BACKLOG) if count == 1 else (SHARED_BACKLOG, SHARED_BACKLOG)
+        self.workers = [RenderWorker(settings, backlog=backlog) for _ in range(count)]
 
     def start(self) -> None:
         for worker in self.workers:
