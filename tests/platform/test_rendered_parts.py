@@ -91,3 +91,21 @@ def check_every_page(app, table: Recording) -> int:
             assert render.render(game, context) == render.render(game, context, memo=False), (step, seat, locale)
         if table.service.view(table.code, None)["outcome"] is not None or not table.step():
             return step
+
+
+def test_in_a_ghost_fight_each_fighter_s_phone_shows_its_own_turn_when_all_phones_speak_one_language(app):
+    """The attacker's and the defender's phones differ in whose turn they say and who is to roll: a part of their turn
+    that left the seat out would be shared between them. Seed 3 of the walk's player meets a ghost at its 53rd
+    action (the random games above reach it only on an action where the phones' languages differ)."""
+    game = "eat-your-tourist"
+    table = Recording(app, game, 3, {**options_for(game, 3), **MOST_SEATS[game]})
+    for _ in range(100):
+        if table.service.view(table.code, None)["view"]["fight"] or not table.step():
+            break
+    fight = table.service.view(table.code, None)["view"]["fight"]
+    assert fight, "the walk's player met no ghost"
+    for locale in LANGUAGES:
+        render = renderer(app, locale, BASE_URL)
+        for seat in (fight["attacker"], fight["defender"], *table.names):
+            game_of, context = live_context(table.code, seat, False, False, False, render)
+            assert render.render(game_of, context) == render.render(game_of, context, memo=False), (seat, locale)
