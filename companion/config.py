@@ -32,8 +32,7 @@ def from_environment() -> dict:
         # least recently used leaves first); a table that left is read back from its log on its next request.
         "TABLE_IDLE_SECONDS": float(env.get("COMPANION_TABLE_IDLE_SECONDS", "600")),
         "TABLES_IN_MEMORY": int(env.get("COMPANION_TABLES_IN_MEMORY", "2000")),
-        # Megabytes of parts of pages kept by their inputs (web/rendered_parts.py): by the render workers together, each
-        # its own tables' (a share), and by the server, of the frames it renders itself.
+        # Megabytes of parts of pages kept by their inputs, in each process that renders (web/rendered_parts.py).
         "RENDERED_PARTS_MB": float(env.get("COMPANION_RENDERED_PARTS_MB", "128")),
         # Seconds between the server's WebSocket pings: a phone gone without closing misses a pong and is
         # let go within two of them.

@@ -242,8 +242,6 @@ class RenderWorkers:
 
     def __init__(self, settings: dict, count: int):
         backlog = (BACKLOG, BUSY_BACKLOG) if count == 1 else (SHARED_BACKLOG, SHARED_BACKLOG)
-        # Each keeps the parts of its own tables: a share of the budget.
-        settings = {**settings, "RENDERED_PARTS_MB": settings["RENDERED_PARTS_MB"] / count}
         self.workers = [RenderWorker(settings, backlog=backlog) for _ in range(count)]
 
     def start(self) -> None:
