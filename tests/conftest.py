@@ -22,15 +22,16 @@ SHARED = TESTS.parent.parent / "shared"
 TEST_GAMES = "tests.secret_notes"
 # Seconds a server may take to start: a box loaded by other work may take half a minute (the deadline is not the point).
 STARTING = 120
+# One render worker, not one per core, for every app and server the tests start (each test or module that pushes
+# frames starts its own; none on a box of one core). tests/platform/test_render_worker.py runs several.
+os.environ.setdefault("COMPANION_RENDER_WORKERS", str(min(1, int(render_workers()))))
 
 
 @pytest.fixture
 def app(tmp_path):
-    # One render worker (on a box of one core, none): a test that pushes frames starts one process, not one per core.
-    workers = min(1, int(render_workers()))
-    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "EXTRA_GAMES": TEST_GAMES, "RENDER_WORKERS": workers})
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "EXTRA_GAMES": TEST_GAMES})
     yield app
-    if workers:
+    if app.extensions["companion.render_workers"] is not None:
         app.extensions["companion.render_workers"].stop()  # started by a test that pushed frames
 
 
@@ -61,8 +62,6 @@ class ServerProcess:
             **os.environ,
             "PYTHONPATH": str(TESTS.parent),
             "COMPANION_EXTRA_GAMES": TEST_GAMES,
-            # As the tests' apps: one render worker, not one per core (the suite starts dozens of servers).
-            "COMPANION_RENDER_WORKERS": str(min(1, int(render_workers()))),
             **(env or {}),
         }
         self.process: subprocess.Popen | None = None

@@ -22,6 +22,8 @@ from tests.http import socket as page_socket
 
 PER_ADDRESS = 10  # the servers' budget of connections per client address, under their bound of all connections
 ALL = 30
+# The pages here take JSON frames: no render worker, whose start after the server's would count as its growth.
+NO_RENDER_WORKER = {"COMPANION_RENDER_WORKERS": "0"}
 
 
 class Running(NamedTuple):
@@ -31,7 +33,11 @@ class Running(NamedTuple):
 
 @pytest.fixture(scope="module")
 def serve(tmp_path_factory):
-    env = {"COMPANION_MAX_CONNECTIONS": str(ALL), "COMPANION_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS)}
+    env = {
+        **NO_RENDER_WORKER,
+        "COMPANION_MAX_CONNECTIONS": str(ALL),
+        "COMPANION_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS),
+    }
     running = ServerProcess(tmp_path_factory.mktemp("serve") / "data", env=env).start()
     yield Running(running.url, running.process.pid)
     running.stop()
@@ -41,6 +47,7 @@ def serve(tmp_path_factory):
 def gunicorn(tmp_path_factory):
     pytest.importorskip("gevent")
     env = {
+        **NO_RENDER_WORKER,
         "COMPANION_WORKER_CONNECTIONS": str(ALL),
         "COMPANION_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS),
         "COMPANION_EXTRA_GAMES": TEST_GAMES,
