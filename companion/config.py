@@ -49,7 +49,7 @@ def from_environment() -> dict:
         # Add-on games: comma-separated modules that expose `game`, registered beside the built-in ones.
         "EXTRA_GAMES": env.get("COMPANION_EXTRA_GAMES", ""),
         # Processes beside the server's that render the pages' pushed frames (companion/web/render_worker.py): one per
-        # core where there are two or more; "0": the server renders them itself.
+        # core where there are two or more (render_workers); "0": the server renders them itself.
         "RENDER_WORKERS": int(env.get("COMPANION_RENDER_WORKERS", render_workers())),
         # The build told to pages (a page of another build reloads itself): by default the package's version and a
         # hash of its files (companion.assets.package_build); a deploy may name its own.
@@ -71,6 +71,8 @@ def secret_key(data_dir: str) -> str:
 
 
 def render_workers() -> str:
-    """One render worker per core (a box of one core: none, the server renders)."""
+    """A render worker per core, shared by the server's processes (gunicorn's COMPANION_WORKERS: each starts its own);
+    a box of one core: none, the server renders."""
     cores = os.cpu_count() or 1
-    return str(cores if cores > 1 else 0)
+    processes = int(os.environ.get("COMPANION_WORKERS", "1"))
+    return str(max(1, cores // processes) if cores > 1 else 0)

@@ -237,8 +237,8 @@ class RenderWorker:
 
 
 class RenderWorkers:
-    """The server's render workers: one per core beside the server's, each table's frames rendered by the same one
-    (its parts are kept there: a table's next push finds them, bench/RESULTS.md)."""
+    """A server process's render workers (config.render_workers: one per core), each table's frames rendered by the
+    same one (its parts are kept there: a table's next push finds them, bench/RESULTS.md)."""
 
     def __init__(self, settings: dict, count: int):
         backlog = (BACKLOG, BUSY_BACKLOG) if count == 1 else (SHARED_BACKLOG, SHARED_BACKLOG)

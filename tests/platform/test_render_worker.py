@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from companion import live
+from companion.config import render_workers as render_workers_of_the_box
 from companion.live import Hub
 from companion.tables import token_hash
 from companion.web import render_worker as render_workers
@@ -349,6 +350,15 @@ def test_each_table_s_frames_go_to_one_worker_of_several_and_the_tables_to_all_o
             assert [c for c in codes if workers.render([frame_data(app, c, None)], c)[0] is None] == by_server
     finally:
         workers.stop()
+
+
+@pytest.mark.parametrize(
+    ("cores", "processes", "workers"), [(1, "1", "0"), (2, "1", "2"), (4, "1", "4"), (4, "2", "2"), (2, "4", "1")]
+)
+def test_a_box_has_a_render_worker_per_core_shared_by_the_server_s_processes(monkeypatch, cores, processes, workers):
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    monkeypatch.setenv("COMPANION_WORKERS", processes)
+    assert render_workers_of_the_box() == workers
 
 
 def test_a_busy_server_leaves_a_longer_backlog_to_the_worker(app, service):
