@@ -47,11 +47,12 @@ def tables(server):
 
 @pytest.fixture
 def screen(browser, server):
-    """A page of the table in a context of its own: as a seat, as the host or as a passer-by, in a language."""
+    """A page of the table in a context of its own: as a seat, as the host or as a passer-by, in a language, in the
+    device's light or dark colours."""
     contexts = []
 
-    def open_screen(path: str, cookie: tuple[str, str] | None = None, lang: str = "en", viewport=PHONE):
-        context = browser.new_context(viewport=viewport)
+    def open_screen(path: str, cookie: tuple[str, str] | None = None, lang: str = "en", viewport=PHONE, scheme="light"):
+        context = browser.new_context(viewport=viewport, color_scheme=scheme)
         contexts.append(context)
         cookies = [{"name": "lang", "value": lang, "url": server.url}]
         if cookie:
@@ -99,6 +100,18 @@ def test_every_page_of_a_game_s_first_state_has_no_axe_violations(tables, screen
     for what, path, cookie, viewport in pages_of(tables(game_id), game_id):
         found[what] = axe_violations(screen(path, cookie, lang, viewport))
     assert_none(found, f"axe's violations ({lang})")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_page_of_a_game_s_first_state_has_no_axe_violations_in_dark_colours(tables, screen, game_id):
+    """A phone set to dark colours gets the stylesheet's dark scheme: its contrasts are checked too (in Czech, whose
+    words run longest)."""
+    found = {}
+    for what, path, cookie, viewport in pages_of(tables(game_id), game_id):
+        page = screen(path, cookie, "cs", viewport, scheme="dark")
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+        found[what] = axe_violations(page)
+    assert_none(found, "axe's violations in dark colours")
 
 
 # Opens the first closed <details> of each kind (by its classes) in turn, each alone: a station's sheet of tickets, a
