@@ -13,7 +13,7 @@ import pytest
 from companion.forms import parse_options
 from companion.games import load
 from tests.conftest import ServerProcess
-from tests.e2e.walk import CHECKS, LANGUAGES, Plan, Walk, options_for
+from tests.e2e.walk import CHECKS, LANGUAGES, SCHEMES, Plan, Walk, options_for
 
 PLANS = {
     "downforce": Plan(
@@ -44,14 +44,14 @@ PLANS = {
 }
 
 # The suite's walks, (game, seed, options beside the seed's, the most actions): every game with the most seats it
-# allows, the language turning with the seed (en, cs, nl: each of them at least once); Downforce and Scotland Yard
-# play whole games, the longer games the first part of one. Scotland Yard twice: five detective players (seed 1, in
-# Czech, whose long ticket words made the display's travel log the tallest), and one who runs two detectives and
-# both bobbies (seed 8, see options_for).
+# allows, the language turning with the seed (en, cs, nl: each of them at least once) and the colours (odd seeds:
+# dark); Downforce and Scotland Yard play whole games, the longer games the first part of one. Scotland Yard twice:
+# five detective players (seed 1, in Czech, whose long ticket words made the display's travel log the tallest), and
+# one who runs two detectives and both bobbies (seed 8, see options_for).
 SUITE = (
     ("downforce", 1, {"variant": "standard", "car_for_everyone": False}, 400),
     ("scotland-yard", 1, {}, 400),
-    ("scotland-yard", 8, {}, 100),
+    ("scotland-yard", 8, {}, 60),
     ("mice-and-mystics", 6, {}, 50),
     ("eat-your-tourist", 5, {}, 400),
 )
@@ -112,8 +112,9 @@ def test_every_walk_runs_axe_on_every_seat_s_phone_the_host_page_and_the_display
         assert findings.axed == seats | {"host", "display"}, (game_id, seed)
 
 
-def test_the_suite_s_walks_speak_every_language_and_seat_the_most_players_every_game_allows():
+def test_the_suite_s_walks_speak_every_language_in_both_colours_and_seat_the_most_players_every_game_allows():
     assert {LANGUAGES[seed % len(LANGUAGES)] for _game, seed, _options, _limit in SUITE} == set(LANGUAGES)
+    assert {SCHEMES[seed % len(SCHEMES)] for _game, seed, _options, _limit in SUITE} == set(SCHEMES)
     for game_id in PLANS:
         game = load([])[game_id]
         players = game.options[0]  # each game's first option is its number of players

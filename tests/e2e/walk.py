@@ -13,7 +13,7 @@ its bounds, one of its buttons). Now and then the host undoes the last action. A
   nothing (a sticky bar, a banner) over its centre;
 - axe-core finds no WCAG 2.x A/AA or best-practice violation on any seat's phone, the host page (on a phone) or the
   display, looked at whenever one shows an element in a place (its ancestors' tags, classes and roles; in its
-  language) that axe has not seen before (tests/e2e/accessibility.py);
+  language) that axe has not seen before (tests/e2e/accessibility.py), every other seed's devices in dark colours;
 - every control on a seat's phone and the host page is a thumb's tap (44x44 px).
 
 What breaks is collected as findings, one list per check; the walk goes on to the end of the game.
@@ -81,6 +81,7 @@ NAMES = (
 )
 assert {len(name) for name in NAMES} == {40}
 LANGUAGES = ("en", "cs", "nl")
+SCHEMES = ("light", "dark")
 
 # What overflows the screen and which visible text is smaller than SMALLEST_TEXT (at 1080p), measured in the page.
 MEASURE = """(smallest) => {
@@ -375,6 +376,8 @@ class Walk:
         self.game = load([])[plan.game]
         self.options = options or options_for(plan.game, seed)
         self.lang = LANGUAGES[seed % len(LANGUAGES)]
+        # Every other seed's devices are set to dark colours: axe checks the dark scheme through whole games.
+        self.scheme = SCHEMES[seed % len(SCHEMES)]
         seats = [spec.id for spec in self.game.seats(self.options)]
         shift = seed % len(NAMES)
         self.names = {seat: (NAMES[shift:] + NAMES[:shift])[n % len(NAMES)] for n, seat in enumerate(seats)}
@@ -396,7 +399,7 @@ class Walk:
         self.findings = Findings()
 
     def _page(self, who: str, viewport: dict, path: str):
-        context = self.browser.new_context(viewport=viewport)
+        context = self.browser.new_context(viewport=viewport, color_scheme=self.scheme)
         context.set_default_timeout(PATIENCE)
         cookie = f"host_{self.code}" if who == "host" else f"seat_{self.code}"
         context.add_cookies(
