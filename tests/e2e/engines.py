@@ -140,7 +140,11 @@ class Browser:
         self.idle: list[Page] = []
         self.every: list[Page] = []
 
-    def new_context(self, viewport: dict | None = None) -> Context:
+    def new_context(self, viewport: dict | None = None, color_scheme: str = "light") -> Context:
+        """A device as Playwright's new_context makes one; in the light colours only (Selenium's drivers have no way
+        to set the device's scheme: the dark one is checked in Chromium)."""
+        if color_scheme != "light":
+            raise NotImplementedError(f"{color_scheme} colours in Firefox or WebKit")
         if not self.idle:
             self.every.append(Page(self.start()))
             self.idle.append(self.every[-1])
