@@ -25,9 +25,10 @@ log = logging.getLogger(__name__)
 # A send that has not finished after this long means the phone stopped reading.
 SEND_TIMEOUT = 5.0
 WATCHDOG_INTERVAL = 1.0
-# Seconds a table's frames are kept after their rendering began: long enough for its pages' sends and the answer to
-# the form that changed it; then a page that asks again (it reconnected, say) renders its own. Kept until the next
-# change instead, they were half the server's memory (a Mice and Mystics table's five frames: 0.4 MB).
+# Seconds a table's frames are kept after their rendering began (and at least until it ended: a busy server's pages
+# that ask meanwhile wait for it, not render them again): long enough for its pages' sends and the answer to the form
+# that changed it; then a page that asks again (it reconnected, say) renders its own. Kept until the next change
+# instead, they were half the server's memory (a Mice and Mystics table's five frames: 0.4 MB).
 FRAMES_KEPT = 3.0
 
 
@@ -69,6 +70,10 @@ class Rendering:
         finally:
             self._done.set()
 
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
     def wait(self) -> bool:
         """Wait for the frames; False when their rendering failed."""
         self._done.wait()
@@ -86,7 +91,7 @@ class Hub:
         self._pages: dict[str, set] = defaultdict(set)
         self._lock = threading.Lock()
         self._versions: dict[str, int] = defaultdict(int)  # bumped by every change a page may show
-        self._frames: dict[str, tuple[int, dict, float]] = {}  # code -> (version, render key -> frame, when)
+        self._frames: dict[str, tuple[int, dict, float]] = {}  # code -> (version, render key -> Rendering, when)
         self._watchdog: threading.Thread | None = None
 
     def watch(self, code: str, page: Page) -> None:
@@ -188,8 +193,9 @@ class Hub:
             stuck_before = now - SEND_TIMEOUT
             with self._lock:
                 pages = [page for pages in self._pages.values() for page in pages]
-                for code in [code for code, (*_, when) in self._frames.items() if when < now - FRAMES_KEPT]:
-                    del self._frames[code]
+                for code, (_version, frames, when) in list(self._frames.items()):
+                    if when < now - FRAMES_KEPT and all(rendering.done for rendering in frames.values()):
+                        del self._frames[code]
             for page in pages:
                 page.remind(now)
                 started = page.sending_since()

@@ -208,6 +208,40 @@ def test_a_table_s_frames_are_kept_for_its_pages_a_while_and_then_let_go(monkeyp
     assert rendered == [1, 1]
 
 
+def test_a_table_s_frames_still_rendering_are_kept_for_the_pages_that_ask_meanwhile(monkeypatch):
+    """On a busy server a rendering may outlast FRAMES_KEPT: the pages that ask meanwhile wait for it, and do not
+    render the same frames again (which would make the server busier still)."""
+    monkeypatch.setattr(live, "FRAMES_KEPT", 0.1)
+    monkeypatch.setattr(live, "WATCHDOG_INTERVAL", 0.02)
+    rendered, release = [], threading.Event()
+
+    def render(code, pages):
+        rendered.append(len(pages))
+        release.wait(5)
+        return {page.render_key: f"{code}, rendering {len(rendered)}" for page in pages}
+
+    hub, first, second = Hub(render=render), OpenPage(), OpenPage()
+    for page in (first, second):
+        hub.watch("TABLE", page)
+    hub.deliver("TABLE")
+    got = {}
+
+    def ask(page: OpenPage, name: str) -> None:
+        got[name] = hub.frame("TABLE", page)
+
+    asking = [threading.Thread(target=ask, args=(first, "first"))]
+    asking[0].start()
+    wait_until(lambda: rendered, "the rendering has begun")
+    time.sleep(0.3)  # past FRAMES_KEPT, a few looks of the watchdog
+    asking.append(threading.Thread(target=ask, args=(second, "second")))
+    asking[1].start()
+    time.sleep(0.1)
+    release.set()
+    for thread in asking:
+        thread.join(5)
+    assert rendered == [1] and got == {"first": "TABLE, rendering 1", "second": "TABLE, rendering 1"}
+
+
 # The most seats each game deals, and names as long as a seat takes.
 STEPS = 40
 # The token hash of a phone whose seat was given to another.
