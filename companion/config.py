@@ -70,9 +70,9 @@ def secret_key(data_dir: str) -> str:
     return path.read_text().strip()
 
 
-def render_workers() -> str:
+def render_workers() -> int:
     """A render worker per core, shared by the server's processes (gunicorn's COMPANION_WORKERS: each starts its own);
     a box of one core: none, the server renders."""
     cores = os.cpu_count() or 1
     processes = int(os.environ.get("COMPANION_WORKERS", "1"))
-    return str(max(1, cores // processes) if cores > 1 else 0)
+    return max(1, cores // processes) if cores > 1 else 0

@@ -24,7 +24,7 @@ TEST_GAMES = "tests.secret_notes"
 STARTING = 120
 # One render worker, not one per core, for every app and server the tests start (each test or module that pushes
 # frames starts its own; none on a box of one core). tests/platform/test_render_worker.py runs several.
-os.environ.setdefault("COMPANION_RENDER_WORKERS", str(min(1, int(render_workers()))))
+os.environ.setdefault("COMPANION_RENDER_WORKERS", str(min(1, render_workers())))
 
 
 @pytest.fixture
