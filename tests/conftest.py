@@ -22,9 +22,13 @@ SHARED = TESTS.parent.parent / "shared"
 TEST_GAMES = "tests.secret_notes"
 # Seconds a server may take to start: a box loaded by other work may take half a minute (the deadline is not the point).
 STARTING = 120
-# One render worker, not one per core, for every app and server the tests start (each test or module that pushes
-# frames starts its own; none on a box of one core). tests/platform/test_render_worker.py runs several.
-os.environ.setdefault("COMPANION_RENDER_WORKERS", str(min(1, render_workers())))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One render worker, not one per core, for every app and server the tests start (each test or module that
+    pushes frames starts its own; none on a box of one core). tests/platform/test_render_worker.py runs several.
+    Set here, not as this module loads: the benchmarks import its ServerProcess, and their servers take the default."""
+    os.environ.setdefault("COMPANION_RENDER_WORKERS", str(min(1, render_workers())))
 
 
 @pytest.fixture

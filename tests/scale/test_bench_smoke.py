@@ -1,6 +1,7 @@
 """The load benchmark, run very briefly: it completes, every bid reaches every seat, no secret leaks."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -95,3 +96,23 @@ def test_the_rounds_of_a_run_show_which_round_holds_its_slowest_bids():
         "| 4 | 10 | 10.0 | 14.0 | 18.0 | 19.0 | 19.0 |",
         "| all | 20 | 11.0 | 19.0 | 107.0 | 109.0 | 109.0 |",
     ]
+
+
+def test_the_benchmarks_servers_render_with_a_worker_per_core_as_in_production():
+    """The tests' one render worker (tests/conftest.py) is not the benchmarks': they import the tests' ServerProcess and
+    walk, and their servers took the tests' setting with them (two cores measured with one worker)."""
+    env = {name: value for name, value in os.environ.items() if name != "COMPANION_RENDER_WORKERS"}
+    imported = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, bench.real_games, bench.run; print(os.environ.get('COMPANION_RENDER_WORKERS'))",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.strip() == "None"
