@@ -51,6 +51,26 @@ def test_inputs_that_differ_in_type_or_presence_have_different_keys():
     assert len(keys) == 6
     assert part_key("page", "part", (1, "a")) == part_key("page", "part", (1, "a"))
     assert part_key("page", "part", (1,)) != part_key("other page", "part", (1,))
+    # Alike as JSON, not as data: a template renders them differently (a Markup is not escaped again).
+    alike_as_json = [
+        ([1],),
+        ((1,),),
+        ({1: "a"},),
+        ({"1": "a"},),
+        ("<b>",),
+        (Markup("<b>"),),
+        ([Undefined()],),
+        ([None],),
+    ]
+    assert len({part_key("page", "part", inputs) for inputs in alike_as_json}) == len(alike_as_json)
+
+
+def test_equal_inputs_have_one_key_however_their_values_are_shared_or_interned():
+    name = "".join(["mouse:", "nez"])  # not interned, unlike the literal
+    card = {"id": "mouse:nez", "wounds": 1.5}
+    assert part_key("page", "part", ([card, card],)) == part_key(
+        "page", "part", ([{"id": name, "wounds": 1.5}, {"id": "mouse:nez", "wounds": 1.5}],)
+    )
 
 
 def test_an_input_that_is_not_plain_data_is_refused():
