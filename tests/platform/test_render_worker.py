@@ -501,7 +501,10 @@ def test_a_server_whose_render_worker_is_killed_goes_on_pushing_and_starts_anoth
     page = socket(server.url, table["code"], table["player-1"], query="view=seat&since=-1")
     try:
         assert 'id="live"' in page.recv()
-        os.kill(workers.pop(), signal.SIGKILL)
+        killed = workers.pop()
+        os.kill(killed, signal.SIGKILL)
+        # Until the kernel has ended it, it is still a child: a first roll would count as one with a worker.
+        wait_until(lambda: killed not in children_of(server.process.pid), "the worker's end", within=10)
         pushed_with_no_worker = 0
 
         def roll_and_see_a_new_worker() -> bool:
