@@ -75,14 +75,24 @@ class SplitFrame(str):
     found: tuple[Spans, Keys] | None
 
 
-def with_spans(frame: str) -> SplitFrame | str:
-    """The frame with its regions' spans and keys; a frame sent whole as it is (too short to be worth splitting)
-    without."""
+# A frame as the render worker sends it: its text, and its regions' spans and keys (None: not found, or not worth
+# finding). Plain data: a str subclass with attributes is pickled through copyreg, with its text copied, 5x slower
+# (a Mice and Mystics change's five frames: 349 -> 66 µs, bench/RESULTS.md).
+FoundFrame = tuple[str, "tuple[Spans, Keys] | None"]
+
+
+def with_spans(frame: str) -> FoundFrame:
+    """The frame with its regions' spans and keys, found now (in the render worker), when it is worth splitting."""
+    return frame, _spans_and_keys(frame) if len(frame) >= WORTH_SPLITTING else None
+
+
+def split_frame(frame: str, found: tuple[Spans, Keys] | None) -> SplitFrame | str:
+    """The frame as with_spans() found it: a frame too short to be worth splitting as it is."""
     if len(frame) < WORTH_SPLITTING:
         return frame
-    found = SplitFrame(frame)
-    found.found = _spans_and_keys(frame)
-    return found
+    with_found = SplitFrame(frame)
+    with_found.found = found
+    return with_found
 
 
 def split(frame: str) -> Regions | None:

@@ -32,6 +32,7 @@ from collections.abc import Callable
 
 from flask import Flask
 
+from companion.web.frame_regions import FoundFrame, split_frame
 from companion.web.socket_writes import send_whole
 
 log = logging.getLogger(__name__)
@@ -127,7 +128,8 @@ class RenderWorker:
                 self.stop()  # stuck: no other frame is to wait for it, and the next start is a fresh one
                 break
             worked = now
-        return answer.html  # a None where it failed or for all when it died: the server renders them (meets any error)
+        # A None where it failed or for all when it died: the server renders them (and meets any error).
+        return [found and split_frame(*found) for found in answer.html]
 
     def _answer_unread(self) -> bool:
         """Whether the worker's answer waits on its socket, not read yet by this process."""
@@ -197,7 +199,7 @@ class RenderWorker:
             pass
         self._lost(ours)
 
-    def _answered(self, number: int, html: list[str | None], errors: list[str], seconds: float) -> None:
+    def _answered(self, number: int, html: list[FoundFrame | None], errors: list[str], seconds: float) -> None:
         with self._lock:
             if number == READY:
                 self._ready = True
@@ -278,10 +280,10 @@ class Answer:
     """The worker's answer to one message: each frame's HTML, None where it failed."""
 
     def __init__(self, frames: int):
-        self.html: list[str | None] = [None] * frames
+        self.html: list[FoundFrame | None] = [None] * frames
         self._given = threading.Event()  # gevent's own under gevent (looked up now: patched after this import too)
 
-    def set(self, html: list[str | None]) -> None:
+    def set(self, html: list[FoundFrame | None]) -> None:
         self.html = html
         self._given.set()
 
