@@ -15,16 +15,10 @@ from playwright.sync_api import expect
 from tests.conftest import ServerProcess
 from tests.e2e import lobby
 from tests.e2e.conftest import ARGS, CHROMIUM
+from tests.e2e.service_worker import controlled
 
 NO_WORKER = "Installing the app is off: browsers start no service worker under a certificate they do not trust"
-# Functions, not expressions: the page's CSP forbids the eval that Playwright's polling of an expression needs.
-CONTROLLED = """async () => {
-  const registration = await navigator.serviceWorker.ready;
-  if (!navigator.serviceWorker.controller) {
-    await new Promise(resolve => navigator.serviceWorker.addEventListener("controllerchange", resolve, {once: true}));
-  }
-  return registration.active.state;
-}"""
+# A function, not an expression: the page's CSP forbids the eval that Playwright's polling of an expression needs.
 REGISTERED = "async () => (await navigator.serviceWorker.getRegistrations()).length"
 
 
@@ -101,7 +95,7 @@ def test_under_a_certificate_the_browser_trusts_the_service_worker_installs_and_
     try:
         display = trusting.new_context(viewport={"width": 1920, "height": 1080}).new_page()
         lobby.open_table(display, server.url, "Scotland Yard")
-        assert display.evaluate(CONTROLLED) == "activated"
+        assert controlled(display) == "activated"
         assert display.evaluate("() => navigator.serviceWorker.controller.scriptURL") == f"{server.url}/sw.js"
         expect(display.locator("[data-no-worker-note]")).to_be_hidden()
         expect(display.locator("[data-insecure-note]")).to_be_hidden()

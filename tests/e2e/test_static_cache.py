@@ -4,13 +4,9 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
+from tests.e2e.service_worker import controlled
+
 # Functions, not expressions: the page's CSP forbids the eval that Playwright's polling of an expression needs.
-CONTROLLED = """async () => {
-  await navigator.serviceWorker.ready;
-  if (!navigator.serviceWorker.controller) {
-    await new Promise(resolve => navigator.serviceWorker.addEventListener("controllerchange", resolve, {once: true}));
-  }
-}"""
 KEPT_ONCE_THERE = """async needed => {
   for (let tries = 0; tries < 100; tries++) {
     const kept = (await (await caches.open("companion-static-v2")).keys()).map(request => request.url);
@@ -25,7 +21,7 @@ LINKED = """selector => Array.from(document.querySelectorAll(selector), element 
 def test_the_service_worker_keeps_exactly_the_versioned_files_the_page_uses(server, phones):
     page = phones()
     page.goto(server.url + "/")
-    page.evaluate(CONTROLLED)
+    controlled(page)
     page.reload()  # now every static file goes through the worker
     expect(page.locator("main")).to_be_visible()
     needed = page.evaluate(LINKED, "script[src], link[rel=stylesheet]")
