@@ -80,10 +80,14 @@ class Recording:
 
     def forms(self, who: str) -> list[dict]:
         """The action forms of the page of `who`: a seat's phone, or the host page."""
+        return Forms(self.page(who)).forms
+
+    def page(self, who: str, query: str = "") -> str:
+        """The page of `who`: a seat's phone, or the host page."""
         cookie = f"host_{self.code}" if who == HOST else f"seat_{self.code}"
         self.client.set_cookie(cookie, self.host_token if who == HOST else self.tokens[who])
         try:
-            return Forms(self.client.get(f"/t/{self.code}/{'host' if who == HOST else 'seat'}").get_data(True)).forms
+            return self.client.get(f"/t/{self.code}/{'host' if who == HOST else 'seat'}{query}").get_data(True)
         finally:
             self.client.delete_cookie(cookie)
 

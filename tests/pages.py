@@ -11,11 +11,11 @@ import functools
 import html
 import random
 import re
-from html.parser import HTMLParser
 
 from babel.messages.pofile import read_po
 
 from companion.catalogs import ROOT, Source
+from tests.html_tags import FORM_TAGS, TagReader
 
 HX = {"HX-Request": "true"}
 CSRF = re.compile(r'data-csrf="([^"]+)"')
@@ -52,7 +52,7 @@ def api(client, code: str, token: str, **action) -> dict:
 # -- the pages ---------------------------------------------------------------------------------------------
 
 
-class Forms(HTMLParser):
+class Forms(TagReader):
     """The action forms of a page: hidden fields, typed fields, selects with their options, and the buttons.
 
     Each form: {"action", "hidden": {name: value}, "fields": {name: value}, "selects": {name: {"options",
@@ -60,14 +60,15 @@ class Forms(HTMLParser):
     untouched (the option marked selected, else the first); unticked checkboxes send nothing and are left out.
     """
 
+    attributes_of = FORM_TAGS
+
     def __init__(self, text: str):
         super().__init__()
         self.forms: list[dict] = []
         self._form = self._select = self._button = None
         self.feed(text)
 
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
+    def handle_starttag(self, tag: str, attrs: dict[str, str | None]) -> None:
         if tag == "form" and "data-action" in attrs:
             self._form = {"action": attrs["data-action"], "hidden": {}, "fields": {}, "selects": {}, "buttons": []}
             self.forms.append(self._form)

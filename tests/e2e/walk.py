@@ -25,7 +25,6 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from urllib.request import Request, urlopen
 
 from werkzeug.datastructures import MultiDict
@@ -38,6 +37,7 @@ from companion.tables import TableError
 from tests.e2e.accessibility import axe_violations, element_paths, small_targets
 from tests.e2e.conftest import PATIENCE
 from tests.e2e.phone import SMALL_PHONE
+from tests.html_tags import FORM_TAGS, TagReader
 from tests.http import call
 
 TV_SCREENS = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
@@ -239,8 +239,10 @@ PHONE_CONTROLS = """(wanted) => {
 }"""
 
 
-class Forms(HTMLParser):
+class Forms(TagReader):
     """The action forms of a page and what each lets a player fill in: enough to fill one in at random."""
+
+    attributes_of = FORM_TAGS
 
     def __init__(self, text: str):
         super().__init__()
@@ -248,8 +250,7 @@ class Forms(HTMLParser):
         self._form = self._select = None
         self.feed(text)
 
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
+    def handle_starttag(self, tag: str, attrs: dict[str, str | None]) -> None:
         if tag == "form" and "data-action" in attrs:
             self._form = {"hidden": {}, "choices": {}, "numbers": {}, "texts": [], "ticks": [], "buttons": []}
             self.forms.append(self._form)
