@@ -78,7 +78,7 @@ class SplitFrame(str):
 # A frame as the render worker sends it: its text, and its regions' spans and keys (None: not found, or not worth
 # finding). Plain data: a str subclass with attributes is pickled through copyreg, with its text copied, 5x slower
 # (a Mice and Mystics change's five frames: 349 -> 66 µs, bench/RESULTS.md).
-FoundFrame = tuple[str, "tuple[Spans, Keys] | None"]
+FoundFrame = tuple[str, tuple[Spans, Keys] | None]
 
 
 def with_spans(frame: str) -> FoundFrame:

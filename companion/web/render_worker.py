@@ -277,7 +277,8 @@ class CpuShare:
 
 
 class Answer:
-    """The worker's answer to one message: each frame's HTML, None where it failed."""
+    """The worker's answer to one message: each frame as it found it (frame_regions.with_spans), None where it
+    failed."""
 
     def __init__(self, frames: int):
         self.html: list[FoundFrame | None] = [None] * frames
