@@ -83,7 +83,7 @@ class Recording:
         return Forms(self.page(who)).forms
 
     def page(self, who: str, query: str = "") -> str:
-        """The page of `who`: a seat's phone, or the host page."""
+        """The page of `who`: a seat's phone, or the host page; query: the URL's, "?lang=cs" say."""
         cookie = f"host_{self.code}" if who == HOST else f"seat_{self.code}"
         self.client.set_cookie(cookie, self.host_token if who == HOST else self.tokens[who])
         try:
