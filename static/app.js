@@ -169,6 +169,7 @@
     });
     var keeps = [];
     Object.keys(fresh).forEach(function (id) {
+      fresh[id].querySelectorAll("template[data-keep-run]").forEach(keepEach);
       fresh[id].querySelectorAll("template[data-keep]").forEach(function (keep) { keeps.push(keep); });
     });
     var placed = {};
@@ -189,6 +190,21 @@
       return outermost.map(function (id) { return fresh[id]; });
     });
     return true;
+  }
+
+  // A run of regions numbered in turn (the history's lines: data-keep-run="line-", from 100 to 81) comes as one
+  // placeholder; it stands for one placeholder each.
+  function keepEach(run) {
+    var from = parseInt(run.dataset.from, 10);
+    var to = parseInt(run.dataset.to, 10);
+    var step = from <= to ? 1 : -1;
+    var keeps = [];
+    for (var number = from; number !== to + step; number += step) {
+      var keep = document.createElement("template");
+      keep.dataset.keep = run.dataset.keepRun + number;
+      keeps.push(keep);
+    }
+    run.replaceWith.apply(run, keeps);
   }
 
   // Put a fresh view in place (`swap`, which returns the elements it put there) as the player left the old one: what

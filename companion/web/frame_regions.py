@@ -40,6 +40,18 @@ def placeholder(region: str) -> str:
     return f'<template data-keep="{region}"></template>'
 
 
+def run_placeholder(prefix: str, first: int, last: int) -> str:
+    """The placeholder of a run of regions side by side numbered in turn, `prefix` and `first` to `last` (the history's
+    lines): one instead of one each, as the run shifts by one with every push (static/app.js makes them one each)."""
+    return f'<template data-keep-run="{prefix}" data-from="{first}" data-to="{last}"></template>'
+
+
+# A region numbered in a run: its id's prefix and its number (without leading zeros, so that the page can spell it).
+NUMBERED = re.compile(r"(.*\D)([1-9][0-9]*|0)")
+# Regions in a run shorter than this keep a placeholder each.
+SHORTEST_RUN = 3
+
+
 # Where a frame's regions lie: region -> (start, end), and region (None: the frame) -> the regions right inside it.
 Spans = tuple[dict[str, tuple[int, int]], dict[str | None, list[str]]]
 # Each region's key: a digest of its id and its own part, the same in every process (regions compared without their
@@ -200,12 +212,47 @@ def _tags_named(tag: str) -> re.Pattern:
 def _own_part(frame: str, spans: dict[str, tuple[int, int]], region: str, children: list[str]) -> str:
     start, end = spans[region]
     parts, at = [], start
-    for child in children:
-        child_start, child_end = spans[child]
-        parts += [frame[at:child_start], placeholder(child)]
-        at = child_end
+    for run in _runs(spans, children) if len(children) >= SHORTEST_RUN else [[child] for child in children]:
+        first, last = run[0], run[-1]
+        if len(run) < SHORTEST_RUN:
+            for child in run:
+                parts += [frame[at : spans[child][0]], placeholder(child)]
+                at = spans[child][1]
+            continue
+        (prefix, number), (_prefix, upto) = _numbered(first), _numbered(last)
+        parts += [frame[at : spans[first][0]], run_placeholder(prefix, number, upto)]
+        at = spans[last][1]
     parts.append(frame[at:end])
     return "".join(parts)
+
+
+def _runs(spans: dict[str, tuple[int, int]], children: list[str]) -> list[list[str]]:
+    """The regions inside one in runs: each run of regions side by side (nothing between them) whose ids count up or
+    down by one with the same prefix, in order; every other region a run of its own."""
+    runs: list[list[str]] = []
+    for child in children:
+        run = runs[-1] if runs else None
+        if run and spans[run[-1]][1] == spans[child][0] and _numbers_on(run, child):
+            run.append(child)
+        else:
+            runs.append([child])
+    return runs
+
+
+def _numbers_on(run: list[str], region: str) -> bool:
+    """Whether the region's id numbers on from the run's: the same prefix, one more or one less, as the run goes."""
+    this, last = _numbered(region), _numbered(run[-1])
+    if this is None or last is None or this[0] != last[0]:
+        return False
+    step = this[1] - last[1]
+    return step in (1, -1) if len(run) == 1 else step == last[1] - _numbered(run[-2])[1]
+
+
+@functools.lru_cache(maxsize=4096)
+def _numbered(region: str) -> tuple[str, int] | None:
+    """A numbered region's prefix and number; None for any other."""
+    match = NUMBERED.fullmatch(region)
+    return match and (match[1], int(match[2]))
 
 
 def named(frame: str, regions: Regions, name: str) -> str:

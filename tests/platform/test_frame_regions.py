@@ -24,11 +24,19 @@ LANGUAGES = ("en", "cs", "nl")
 STEPS = 150
 REGION = re.compile(r'<template data-region="([^"]+)">(.*?)</template>(?=<template data-region=|\Z)', re.S)
 NAME = re.compile(r' data-frame="([^"]+)"')
+RUN = re.compile(r'<template data-keep-run="([^"]+)" data-from="(\d+)" data-to="(\d+)"></template>')
+
+
+def one_each(run: re.Match) -> str:
+    prefix, first, last = run[1], int(run[2]), int(run[3])
+    step = 1 if first <= last else -1
+    return "".join(placeholder(f"{prefix}{number}") for number in range(first, last + step, step))
 
 
 def composed(own: dict[str, str], region: str) -> str:
-    """A region's HTML: its own part with each placeholder filled by the region of that id."""
-    text = own[region]
+    """A region's HTML: its own part with each placeholder filled by the region of that id (a run's placeholder, as
+    static/app.js does, first made one for each region of the run)."""
+    text = RUN.sub(one_each, own[region])
     for inner in re.findall(r'<template data-keep="([^"]+)"></template>', text):
         text = text.replace(placeholder(inner), composed(own, inner))
     return text
@@ -102,6 +110,22 @@ def test_regions_nested_in_regions_of_their_own_tag_and_of_others_end_where_thei
     assert regions.own("a") == f'<div id="a"><div>x</div>{placeholder("l")}<div></div></div>'
     assert regions.own("l") == f'<ul id="l">{placeholder("l1")}<li>z</li></ul>'
     assert regions.own("b") == '<div id="b"><div></div></div>'
+
+
+def test_regions_side_by_side_numbered_in_turn_have_one_placeholder_for_the_run():
+    lines = "".join(f'<li id="line-{number}">{number}</li>' for number in range(12, 9, -1))
+    others = '<p id="a-1">1</p> <p id="a-2">2</p><p id="b-07">7</p><p id="b-08">8</p><p id="b-09">9</p>'
+    apart = '<i id="c-1"></i><i id="c-2"></i><i id="c-2x"></i><i id="c-3"></i><i id="c-4"></i>'
+    regions = split(f'<div id="live"><ol>{lines}</ol>{others}<div id="z">{apart}</div></div>')
+    assert regions is not None
+    own = regions.own("live")
+    assert '<ol><template data-keep-run="line-" data-from="12" data-to="10"></template></ol>' in own
+    # Two of a run, a gap between them, and numbers written with a leading zero keep a placeholder each.
+    assert "".join(placeholder(region) for region in ["b-07", "b-08", "b-09"]) in own
+    assert f"{placeholder('a-1')} {placeholder('a-2')}" in own
+    apart_each = map(placeholder, ["c-1", "c-2", "c-2x", "c-3", "c-4"])
+    assert regions.own("z") == "".join(['<div id="z">', *apart_each, "</div>"])
+    assert composed({region: regions.own(region) for region in regions.order}, "live") == regions.frame
 
 
 def test_a_frame_sent_again_is_a_diff_of_no_region_and_the_page_that_asks_is_sent_it_whole():
