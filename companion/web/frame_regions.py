@@ -99,8 +99,9 @@ def with_spans(frame: str) -> FoundFrame:
 
 
 def split_frame(frame: str, found: tuple[Spans, Keys] | None) -> SplitFrame | str:
-    """The frame as with_spans() found it: a frame too short to be worth splitting as it is."""
-    if len(frame) < WORTH_SPLITTING:
+    """The frame as with_spans() found it; as it is when nothing was found (too short to be worth splitting, or not
+    splitting as written: the socket that sends it finds the same)."""
+    if found is None:
         return frame
     with_found = SplitFrame(frame)
     with_found.found = found
@@ -212,7 +213,7 @@ def _tags_named(tag: str) -> re.Pattern:
 def _own_part(frame: str, spans: dict[str, tuple[int, int]], region: str, children: list[str]) -> str:
     start, end = spans[region]
     parts, at = [], start
-    for run in _runs(spans, children) if len(children) >= SHORTEST_RUN else [[child] for child in children]:
+    for run in _runs(spans, children):
         first, last = run[0], run[-1]
         if len(run) < SHORTEST_RUN:
             for child in run:
