@@ -26,9 +26,11 @@ log = logging.getLogger(__name__)
 SEND_TIMEOUT = 5.0
 WATCHDOG_INTERVAL = 1.0
 # Seconds a table's frames are kept after their rendering began (and at least until it ended: a busy server's pages
-# that ask meanwhile wait for it, not render them again): long enough for its pages' sends and the answer to the form
-# that changed it; then a page that asks again (it reconnected, say) renders its own. Kept until the next change
-# instead, they were half the server's memory (a Mice and Mystics table's five frames: 0.4 MB).
+# that ask meanwhile wait for it, not render them again), unless every page they were rendered for took its own
+# before: long enough for its pages' sends and the answer to the form that changed it; then a page that asks again
+# (it reconnected, say) renders its own. Kept until the next change instead, they were half the server's memory (a
+# Mice and Mystics table's five frames: 0.4 MB); kept FRAMES_KEPT after every page took its own, 150 MB of a
+# server's 550 at 800 tables (bench/RESULTS.md).
 FRAMES_KEPT = 3.0
 
 
@@ -83,6 +85,21 @@ class Rendering:
         return self._frames[key]
 
 
+class KeptFrames:
+    """The frames of one version of a table, by render key: rendered, or a Rendering of them."""
+
+    def __init__(self, version: int):
+        self.version = version
+        self.frames: dict[tuple, Rendering] = {}
+        self.since = time.monotonic()
+        self.owed: set[Page] = set()  # the pages they were rendered for that have not asked for theirs yet
+
+    def let_go(self, now: float) -> bool:
+        """Whether they may go: rendered, and asked for by every page they were rendered for, or kept FRAMES_KEPT."""
+        rendered = all(rendering.done for rendering in self.frames.values())
+        return rendered and (not self.owed or self.since < now - FRAMES_KEPT)
+
+
 class Hub:
     """The open pages of every table in this process, and one rendered frame per distinct view."""
 
@@ -91,7 +108,7 @@ class Hub:
         self._pages: dict[str, set] = defaultdict(set)
         self._lock = threading.Lock()
         self._versions: dict[str, int] = defaultdict(int)  # bumped by every change a page may show
-        self._frames: dict[str, tuple[int, dict, float]] = {}  # code -> (version, render key -> Rendering, when)
+        self._frames: dict[str, KeptFrames] = {}
         self._watchdog: threading.Thread | None = None
 
     def watch(self, code: str, page: Page) -> None:
@@ -164,16 +181,19 @@ class Hub:
         """The page's frame of the table's version or its rendering, and the pages this page is to render for."""
         with self._lock:
             version = self._versions.get(code, 0)
-            cached_version, frames, _when = self._frames.get(code, (None, None, None))
-            if cached_version != version:
-                frames = {}
+            kept = self._frames.get(code)
+            if kept is None or kept.version != version:
+                kept = KeptFrames(version)
                 if code in self._pages:  # kept while a page may ask again (a form's answer may come from no page)
-                    self._frames[code] = (version, frames, time.monotonic())
+                    self._frames[code] = kept
+            frames = kept.frames
             if page.render_key in frames:
+                kept.owed.discard(page)
                 return frames[page.render_key], []
             # The pages a change woke; a presence change does not wake a seat's page, which would not show it.
-            pages = (page, *(other for other in self._pages.get(code, ()) if other.is_behind()))
-            to_render = {other.render_key: other for other in pages if other.render_key not in frames}
+            woken = [other for other in self._pages.get(code, ()) if other is not page and other.is_behind()]
+            to_render = {other.render_key: other for other in (page, *woken) if other.render_key not in frames}
+            kept.owed.update(other for other in woken if other.render_key in to_render)  # each will ask for its own
             rendering = Rendering()
             frames.update(dict.fromkeys(to_render, rendering))
         return rendering, list(to_render.values())
@@ -193,8 +213,8 @@ class Hub:
             stuck_before = now - SEND_TIMEOUT
             with self._lock:
                 pages = [page for pages in self._pages.values() for page in pages]
-                for code, (_version, frames, when) in list(self._frames.items()):
-                    if when < now - FRAMES_KEPT and all(rendering.done for rendering in frames.values()):
+                for code, kept in list(self._frames.items()):
+                    if kept.let_go(now):
                         del self._frames[code]
             for page in pages:
                 page.remind(now)

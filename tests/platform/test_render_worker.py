@@ -189,10 +189,11 @@ def test_when_a_change_s_frames_fail_together_each_page_renders_its_own():
     assert rendered == [2, 1, 1]
 
 
-def test_a_table_s_frames_are_kept_for_its_pages_a_while_and_then_let_go(monkeypatch):
-    """Every page of a change, and the answer to the form that made it, take the frames rendered once; a few seconds
-    on they are let go (a server's memory is not every table's last frames), and a page that asks then renders anew."""
-    monkeypatch.setattr(live, "FRAMES_KEPT", 1.0)  # the three asks below take far less, however loaded the box
+def test_a_table_s_frames_are_kept_until_every_page_they_were_rendered_for_took_its_own(monkeypatch):
+    """Every page a change woke, and the answer to the form that made it, take the frames rendered once; once every
+    woken page has taken its own they are let go (a server's memory is not every table's last frames: at 800 tables
+    keeping them a few seconds more cost 150 MB), and a page that asks then renders anew."""
+    monkeypatch.setattr(live, "FRAMES_KEPT", 3600.0)  # let go because all were taken, not because of their age
     monkeypatch.setattr(live, "WATCHDOG_INTERVAL", 0.05)
     rendered = []
 
@@ -200,12 +201,36 @@ def test_a_table_s_frames_are_kept_for_its_pages_a_while_and_then_let_go(monkeyp
         rendered.append(len(pages))
         return {page.render_key: f"{code}, rendering {len(rendered)}" for page in pages}
 
-    hub, page = Hub(render=render), OpenPage()
-    hub.watch("TABLE", page)
+    hub, phone, display = Hub(render=render), OpenPage(seat="1"), OpenPage()
+    for page in (phone, display):
+        hub.watch("TABLE", page)
     hub.deliver("TABLE")
-    assert [hub.frame("TABLE", page) for _ in range(3)] == ["TABLE, rendering 1"] * 3
-    wait_until(lambda: hub.frame("TABLE", page) == "TABLE, rendering 2", "the frames are let go", within=5)
-    assert rendered == [1, 1]
+    assert hub.frame("TABLE", phone) == "TABLE, rendering 1"
+    time.sleep(0.3)  # the watchdog looks a few times while the display has not asked yet
+    assert hub.frame("TABLE", phone) == "TABLE, rendering 1", "the answer to the phone's form"
+    assert hub.frame("TABLE", display) == "TABLE, rendering 1"
+    wait_until(lambda: hub.frame("TABLE", phone) == "TABLE, rendering 2", "the frames are let go", within=5)
+    assert rendered == [2, 2]
+
+
+def test_a_table_s_frames_are_let_go_a_while_on_when_a_page_they_were_rendered_for_never_asks(monkeypatch):
+    """A phone that went away without closing its socket never asks for its frame: the frames go FRAMES_KEPT after
+    their rendering began all the same."""
+    monkeypatch.setattr(live, "FRAMES_KEPT", 0.5)
+    monkeypatch.setattr(live, "WATCHDOG_INTERVAL", 0.05)
+    rendered = []
+
+    def render(code, pages):
+        rendered.append(len(pages))
+        return {page.render_key: f"{code}, rendering {len(rendered)}" for page in pages}
+
+    hub, gone, display = Hub(render=render), OpenPage(seat="1"), OpenPage()
+    for page in (gone, display):
+        hub.watch("TABLE", page)
+    hub.deliver("TABLE")
+    assert hub.frame("TABLE", display) == "TABLE, rendering 1"
+    wait_until(lambda: hub.frame("TABLE", display) == "TABLE, rendering 2", "the frames are let go", within=5)
+    assert rendered == [2, 2]
 
 
 def test_a_table_s_frames_still_rendering_are_kept_for_the_pages_that_ask_meanwhile(monkeypatch):
