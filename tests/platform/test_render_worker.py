@@ -189,11 +189,10 @@ def test_when_a_change_s_frames_fail_together_each_page_renders_its_own():
     assert rendered == [2, 1, 1]
 
 
-def test_a_table_s_frames_are_kept_until_every_page_they_were_rendered_for_took_its_own(monkeypatch):
-    """Every page a change woke, and the answer to the form that made it, take the frames rendered once; once every
-    woken page has taken its own they are let go (a server's memory is not every table's last frames: at 800 tables
-    keeping them a few seconds more cost 150 MB), and a page that asks then renders anew."""
-    monkeypatch.setattr(live, "FRAMES_KEPT", 3600.0)  # let go because all were taken, not because of their age
+def phone_and_display_woken(monkeypatch, kept: float) -> tuple[Hub, OpenPage, OpenPage, list[int]]:
+    """A table's hub with a phone and the display open, both woken by a change; frames kept `kept` seconds at most,
+    and how many pages each rendering was for."""
+    monkeypatch.setattr(live, "FRAMES_KEPT", kept)
     monkeypatch.setattr(live, "WATCHDOG_INTERVAL", 0.05)
     rendered = []
 
@@ -205,6 +204,15 @@ def test_a_table_s_frames_are_kept_until_every_page_they_were_rendered_for_took_
     for page in (phone, display):
         hub.watch("TABLE", page)
     hub.deliver("TABLE")
+    return hub, phone, display, rendered
+
+
+def test_a_table_s_frames_are_kept_until_every_page_they_were_rendered_for_took_its_own(monkeypatch):
+    """Every page a change woke, and the answer to the form that made it, take the frames rendered once; once every
+    woken page has taken its own they are let go (a server's memory is not every table's last frames: at 800 tables
+    keeping them a few seconds more cost 150 MB), and a page that asks then renders anew."""
+    # Let go because all were taken, not because of their age.
+    hub, phone, display, rendered = phone_and_display_woken(monkeypatch, kept=3600.0)
     assert hub.frame("TABLE", phone) == "TABLE, rendering 1"
     time.sleep(0.3)  # the watchdog looks a few times while the display has not asked yet
     assert hub.frame("TABLE", phone) == "TABLE, rendering 1", "the answer to the phone's form"
@@ -216,18 +224,7 @@ def test_a_table_s_frames_are_kept_until_every_page_they_were_rendered_for_took_
 def test_a_table_s_frames_are_let_go_a_while_on_when_a_page_they_were_rendered_for_never_asks(monkeypatch):
     """A phone that went away without closing its socket never asks for its frame: the frames go FRAMES_KEPT after
     their rendering began all the same."""
-    monkeypatch.setattr(live, "FRAMES_KEPT", 0.5)
-    monkeypatch.setattr(live, "WATCHDOG_INTERVAL", 0.05)
-    rendered = []
-
-    def render(code, pages):
-        rendered.append(len(pages))
-        return {page.render_key: f"{code}, rendering {len(rendered)}" for page in pages}
-
-    hub, gone, display = Hub(render=render), OpenPage(seat="1"), OpenPage()
-    for page in (gone, display):
-        hub.watch("TABLE", page)
-    hub.deliver("TABLE")
+    hub, _gone, display, rendered = phone_and_display_woken(monkeypatch, kept=0.5)
     assert hub.frame("TABLE", display) == "TABLE, rendering 1"
     wait_until(lambda: hub.frame("TABLE", display) == "TABLE, rendering 2", "the frames are let go", within=5)
     assert rendered == [2, 2]
