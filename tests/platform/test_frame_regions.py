@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from bench.game_scripts import REPLAY_SEED
+from companion.web.app import create_app
 from companion.web.frame_regions import (
     DIFF_WORD,
     WORTH_SPLITTING,
@@ -59,6 +61,13 @@ def shown_after(shown: str | None, sent: str) -> str:
     own.update(REGION.findall(regions))
     root = next(iter(own))
     return composed(own, root).replace(f'id="{root}"', f'id="{root}" data-frame="{name}"', 1)
+
+
+@pytest.fixture
+def app(tmp_path):
+    """The server's randomness seeded too: a Scotland Yard dealt so that Mister X is caught at once gave too few
+    diffs now and then."""
+    return create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "REPLAY_SEED": REPLAY_SEED, "RENDER_WORKERS": 0})
 
 
 @pytest.mark.parametrize("game", MOST_SEATS)
