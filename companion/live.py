@@ -86,7 +86,7 @@ class Rendering:
 
 
 class KeptFrames:
-    """The frames of one version of a table, by render key: rendered, or a Rendering of them."""
+    """The frames of one version of a table: each render key's Rendering, and the pages still to take theirs."""
 
     def __init__(self, version: int):
         self.version = version
