@@ -137,7 +137,7 @@ class Renderer:
     def memo_counted(self, page: str, name: str, items, newest: int, caller: Callable[..., Markup]) -> Markup:
         """`{% call(item, number) memo_counted(name, items, newest) %}…{% endcall %}`: each item a part of its own, as
         `memo(name, item, number)` keeps it, numbered down from `newest`, put together in one call (a history window
-        rendered anew takes its 20 kept lines without a call block each: a change's pages 0-22 % faster to render,
+        rendered anew takes its 20 kept lines without a call block each: Downforce's pages 6-10 % faster to render,
         bench/RESULTS.md)."""
         return Markup("").join(
             self._kept(part_key(page, name, (item, newest - index)), functools.partial(caller, item, newest - index))
