@@ -100,7 +100,7 @@ def _pages(app: Flask, installed: dict[str, Game]) -> None:
     game_files.init_app(app, installed)
     # A part of a live part's template on a page Flask renders whole (the history page, a partial a test renders
     # alone): rendered now. The live part itself is rendered by frames.Renderer, which keeps its parts.
-    app.jinja_env.globals["memo"], app.jinja_env.globals["memo_counted"] = frames.rendered, frames.rendered_counted
+    app.jinja_env.globals["memo"] = frames.rendered
     for blueprint in (pages.bp, qr_codes.bp, app_shell.bp, errors.bp, api.bp):
         app.register_blueprint(blueprint)
     ws.sock.init_app(app)

@@ -117,13 +117,8 @@ class Renderer:
             "_": self.gettext,
             "gettext": self.gettext,
             "ngettext": self.ngettext,
+            "memo": functools.partial(self.memo, page_of(self.locale, self.base_url, context)) if memo else rendered,
         }
-        if memo:
-            page = page_of(self.locale, self.base_url, context)
-            frame["memo"] = functools.partial(self.memo, page)
-            frame["memo_counted"] = functools.partial(self.memo_counted, page)
-        else:
-            frame["memo"], frame["memo_counted"] = rendered, rendered_counted
         return render_shared(self._template, frame)
 
     def memo(self, page: str, name: str, *inputs, caller: Callable[[], Markup]) -> Markup:
@@ -132,23 +127,10 @@ class Renderer:
         it from the same inputs. A part may use anything of the page's data only through its inputs, the seat's
         included: tests/platform/test_rendered_parts.py holds every page of random games to the page rendered without
         parts kept."""
-        return self._kept(part_key(page, name, inputs), caller)
-
-    def memo_counted(self, page: str, name: str, items, newest: int, caller: Callable[..., Markup]) -> Markup:
-        """`{% call(item, number) memo_counted(name, items, newest) %}…{% endcall %}`: each item a part of its own, as
-        `memo(name, item, number)` keeps it, numbered down from `newest`, put together in one call (a history window
-        rendered anew takes its 20 kept lines without a call block each: Downforce's pages 6-10 % faster to render,
-        bench/RESULTS.md)."""
-        return Markup("").join(
-            self._kept(part_key(page, name, (item, newest - index)), functools.partial(caller, item, newest - index))
-            for index, item in enumerate(items)
-        )
-
-    def _kept(self, key: bytes, render: Callable[[], Markup]) -> Markup:
-        """The part kept under `key`, else rendered now and kept."""
+        key = part_key(page, name, inputs)
         found = self.parts.get(key)
         if found is None:
-            found = render()
+            found = caller()
             self.parts.keep(key, found)
         return found
 
@@ -156,11 +138,6 @@ class Renderer:
 def rendered(*_inputs, caller: Callable[[], Markup]) -> Markup:
     """memo() for a page rendered without the parts kept: every part rendered now."""
     return caller()
-
-
-def rendered_counted(_name: str, items, newest: int, caller: Callable[..., Markup]) -> Markup:
-    """memo_counted() for a page rendered without the parts kept."""
-    return Markup("").join(caller(item, newest - index) for index, item in enumerate(items))
 
 
 # Messages a renderer keeps translated: the templates' own, a few hundred; past this it starts over.
