@@ -1,6 +1,7 @@
 """A table in Chromium, Firefox and WebKit: the lobby opens it, two phones join, an action shows live on the other
 phone and the display, and a server that went away is said, waited for and caught up with. Then one walked game's
-phone checks in Firefox and WebKit (Chromium's are in test_walk.py)."""
+phone checks in Firefox and WebKit, its pushes put together as a load shows them among them (Chromium's are in
+test_walk.py)."""
 
 import pytest
 
@@ -70,10 +71,11 @@ def test_a_table_plays_live_and_rides_out_a_server_restart_in_every_engine(serve
 
 
 @pytest.mark.parametrize("engine_name", ["firefox", "webkit"])
-def test_every_control_a_walked_game_waits_on_is_in_the_phone_s_first_screen_in_firefox_and_webkit(
+def test_a_walked_game_s_phones_show_their_controls_first_and_what_a_load_shows_in_firefox_and_webkit(
     request, tmp_path, engine_name
 ):
-    """One seed of Scotland Yard with one detective player (two phones), fewer actions than the suite's walk."""
+    """One seed of Scotland Yard with one detective player (two phones), fewer actions than the suite's walk: the
+    controls in the first screen, and each phone's live part as the pushes left it the same as a fresh load's."""
     engine = request.getfixturevalue(engine_name)
     server = ServerProcess(tmp_path / "data", env={"COMPANION_REPLAY_SEED": "walk"}).start()
     seed = 6  # in English; options_for gives it one detective player
@@ -85,3 +87,5 @@ def test_every_control_a_walked_game_waits_on_is_in_the_phone_s_first_screen_in_
         server.stop()
     assert findings.actions >= 30, f"the walk stopped early: {findings.actions} actions"
     assert not findings.checks["phone"], findings.summary("phone")
+    # The pushes as this engine puts them together (diffs, runs of history lines made one each: static/app.js).
+    assert not findings.checks["whole"], findings.summary("whole")
